@@ -1,0 +1,32 @@
+package dev.payonce.client;
+
+import java.util.regex.Pattern;
+
+/**
+ * Identifier of an authenticated caller. Idempotency keys and payments are unique per
+ * client, never globally (DESIGN.md section 1).
+ *
+ * @param value 1 to 64 characters of letters, digits, {@code _} and {@code -}
+ */
+public record ClientId(String value) {
+
+	private static final Pattern FORMAT = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+	/**
+	 * Checks the format.
+	 * @throws IllegalArgumentException if {@code value} is not 1 to 64 of
+	 * {@code [A-Za-z0-9_-]}
+	 */
+	public ClientId {
+		if (!FORMAT.matcher(value).matches()) {
+			throw new IllegalArgumentException(
+					"Client id must be 1-64 characters of [A-Za-z0-9_-], got '" + value + "'");
+		}
+	}
+
+	@Override
+	public String toString() {
+		return this.value;
+	}
+
+}

@@ -1,0 +1,26 @@
+package dev.payonce.idempotency;
+
+import java.time.Duration;
+
+import org.hibernate.validator.constraints.time.DurationMin;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Settings of the idempotency engine, under {@code payonce.idempotency.*}.
+ *
+ * @param lease how long a claim holds the key before another request may take it over; it
+ * must exceed the worst case of the work done under it (DESIGN.md section 4)
+ * @param retention how long a completed record is replayed before the key may start a new
+ * operation (DESIGN.md section 4, default 24 hours)
+ * @param retryAfter the {@code Retry-After} sent with 409 and 503 answers
+ */
+@Validated
+@ConfigurationProperties("payonce.idempotency")
+public record IdempotencyProperties(@DefaultValue("30s") @DurationMin(seconds = 1) Duration lease,
+		@DefaultValue("24h") @DurationMin(seconds = 1) Duration retention,
+		@DefaultValue("1s") @DurationMin(seconds = 1) Duration retryAfter) {
+
+}

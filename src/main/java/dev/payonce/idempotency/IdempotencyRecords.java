@@ -1,0 +1,168 @@
+package dev.payonce.idempotency;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The {@code idempotency_records} table. Plain SQL: the claim needs
+ * {@code INSERT ... ON CONFLICT DO NOTHING} and every state change is a conditional
+ * {@code UPDATE} fenced by the attempt number, which an ORM would only hide. Every method
+ * runs in the caller's transaction.
+ */
+@Repository
+class IdempotencyRecords {
+
+	private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {
+	};
+
+	private final JdbcClient jdbc;
+
+	private final JsonMapper json;
+
+	IdempotencyRecords(JdbcClient jdbc, JsonMapper json) {
+		this.jdbc = jdbc;
+		this.json = json;
+	}
+
+	/**
+	 * The claim: inserts an IN_PROGRESS record unless the key has one; true if inserted.
+	 */
+	boolean insertClaim(ClaimRequest request, Instant now, Instant lockedUntil) {
+		return this.jdbc
+			.sql("""
+					INSERT INTO idempotency_records
+					    (client_id, idempotency_key, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
+					VALUES (:clientId, :key, :fingerprint, 'IN_PROGRESS', :lockedUntil, 1, :resourceId, :now)
+					ON CONFLICT (client_id, idempotency_key) DO NOTHING
+					""")
+			.param("clientId", request.clientId().value())
+			.param("key", request.key().value())
+			.param("fingerprint", request.fingerprint().sha256Hex())
+			.param("lockedUntil", utc(lockedUntil))
+			.param("resourceId", request.resourceId())
+			.param("now", utc(now))
+			.update() == 1;
+	}
+
+	Optional<IdempotencyRecord> find(ClaimRequest request) {
+		return this.jdbc.sql("""
+				SELECT request_fingerprint, status, locked_until, attempt, resource_id,
+				       response_status, response_headers, response_body, expires_at
+				FROM idempotency_records
+				WHERE client_id = :clientId AND idempotency_key = :key
+				""")
+			.param("clientId", request.clientId().value())
+			.param("key", request.key().value())
+			.query((rs, row) -> new IdempotencyRecord(new RequestFingerprint(rs.getString("request_fingerprint")),
+					rs.getString("status"), instant(rs.getObject("locked_until", OffsetDateTime.class)),
+					rs.getInt("attempt"), rs.getObject("resource_id", UUID.class),
+					storedResponse(rs.getInt("response_status"), rs.getString("response_headers"),
+							rs.getString("response_body")),
+					instant(rs.getObject("expires_at", OffsetDateTime.class))))
+			.optional();
+	}
+
+	/** Takeover of an expired lease, fenced by the attempt that was seen expired. */
+	boolean takeOver(ClaimRequest request, int expiredAttempt, Instant now, Instant lockedUntil) {
+		return this.jdbc.sql("""
+				UPDATE idempotency_records
+				SET attempt = attempt + 1, locked_until = :lockedUntil
+				WHERE client_id = :clientId AND idempotency_key = :key
+				  AND status = 'IN_PROGRESS' AND attempt = :attempt AND locked_until <= :now
+				""")
+			.param("clientId", request.clientId().value())
+			.param("key", request.key().value())
+			.param("attempt", expiredAttempt)
+			.param("now", utc(now))
+			.param("lockedUntil", utc(lockedUntil))
+			.update() == 1;
+	}
+
+	/**
+	 * Deletes the key's record if it is COMPLETED and past its expiry; true if deleted.
+	 */
+	boolean deleteIfExpired(ClaimRequest request, Instant now) {
+		return this.jdbc.sql("""
+				DELETE FROM idempotency_records
+				WHERE client_id = :clientId AND idempotency_key = :key
+				  AND status = 'COMPLETED' AND expires_at <= :now
+				""")
+			.param("clientId", request.clientId().value())
+			.param("key", request.key().value())
+			.param("now", utc(now))
+			.update() == 1;
+	}
+
+	/** Fenced completion: true if this lease's attempt still held the record. */
+	boolean complete(Lease lease, StoredResponse response, Instant now, Instant expiresAt) {
+		return this.jdbc.sql("""
+				UPDATE idempotency_records
+				SET status = 'COMPLETED', locked_until = NULL, response_status = :status,
+				    response_headers = CAST(:headers AS jsonb), response_body = :body,
+				    completed_at = :now, expires_at = :expiresAt
+				WHERE client_id = :clientId AND idempotency_key = :key
+				  AND status = 'IN_PROGRESS' AND attempt = :attempt
+				""")
+			.param("status", response.status())
+			.param("headers", this.json.writeValueAsString(response.headers()))
+			.param("body", response.body())
+			.param("now", utc(now))
+			.param("expiresAt", utc(expiresAt))
+			.param("clientId", lease.clientId().value())
+			.param("key", lease.key().value())
+			.param("attempt", lease.attempt())
+			.update() == 1;
+	}
+
+	/** Fenced release: ends the lease now so the next request may take over at once. */
+	boolean release(Lease lease, Instant now) {
+		return this.jdbc.sql("""
+				UPDATE idempotency_records
+				SET locked_until = :now
+				WHERE client_id = :clientId AND idempotency_key = :key
+				  AND status = 'IN_PROGRESS' AND attempt = :attempt
+				""")
+			.param("now", utc(now))
+			.param("clientId", lease.clientId().value())
+			.param("key", lease.key().value())
+			.param("attempt", lease.attempt())
+			.update() == 1;
+	}
+
+	private @Nullable StoredResponse storedResponse(int status, @Nullable String headers, @Nullable String body) {
+		if (status == 0 || headers == null || body == null) {
+			return null;
+		}
+		return new StoredResponse(status, this.json.readValue(headers, HEADERS), body);
+	}
+
+	private static OffsetDateTime utc(Instant instant) {
+		return instant.atOffset(ZoneOffset.UTC);
+	}
+
+	private static @Nullable Instant instant(@Nullable OffsetDateTime time) {
+		return (time != null) ? time.toInstant() : null;
+	}
+
+	/** One row, as read. */
+	record IdempotencyRecord(RequestFingerprint fingerprint, String status, @Nullable Instant lockedUntil, int attempt,
+			UUID resourceId, @Nullable StoredResponse response, @Nullable Instant expiresAt) {
+
+		boolean completed() {
+			return "COMPLETED".equals(this.status);
+		}
+
+	}
+
+}

@@ -1,0 +1,189 @@
+package dev.payonce.idempotency;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Claims, completes and releases idempotency keys in PostgreSQL (DESIGN.md sections 3 and
+ * 4).
+ *
+ * <p>
+ * Guarantees:
+ * <ul>
+ * <li>The claim is one {@code INSERT ... ON CONFLICT DO NOTHING} in its own short
+ * transaction, committed before this method returns, so the caller acts (for example
+ * calls a payment provider) outside any transaction and outside any row lock. No unique
+ * violation is ever raised or caught.</li>
+ * <li>Of any number of concurrent claims of one (client, key), on any number of
+ * application instances sharing the database, exactly one gets {@link Claim.Acquired}
+ * while its lease runs.</li>
+ * <li>An expired lease is taken over by incrementing the attempt number; completion and
+ * release are fenced by it, so a stale attempt changes nothing.</li>
+ * <li>A completed record is replayed until it expires; an expired completed record is
+ * removed and the key starts a new operation.</li>
+ * </ul>
+ * Methods must not be called inside a caller's transaction: each one commits on its own.
+ */
+@Service
+public class IdempotencyService {
+
+	private static final Logger log = LoggerFactory.getLogger(IdempotencyService.class);
+
+	/**
+	 * Rounds of read-then-act before answering "in progress"; each round is a real race
+	 * lost.
+	 */
+	private static final int MAX_CLAIM_ROUNDS = 5;
+
+	private final IdempotencyRecords records;
+
+	private final TransactionTemplate transactions;
+
+	private final IdempotencyProperties properties;
+
+	private final Clock clock;
+
+	IdempotencyService(IdempotencyRecords records, PlatformTransactionManager transactionManager,
+			IdempotencyProperties properties, Clock clock) {
+		this.records = records;
+		this.transactions = new TransactionTemplate(transactionManager);
+		this.properties = properties;
+		this.clock = clock;
+	}
+
+	/**
+	 * Claims the request's key.
+	 *
+	 * <p>
+	 * On a fresh key the record is inserted with a lease of
+	 * {@code payonce.idempotency.lease} and {@code createResource} runs in the same
+	 * transaction, so the record and the resource (for payments, the {@code PENDING}
+	 * payment) commit together or not at all.
+	 * @param request the client, key, fingerprint and the id of the resource to create
+	 * @param createResource creates the resource with {@link ClaimRequest#resourceId()};
+	 * runs only for a fresh claim, never for a takeover or a replay
+	 * @return the claim's outcome
+	 * @throws org.springframework.dao.DataAccessException if the database fails; nothing
+	 * is then claimed
+	 */
+	public Claim claim(ClaimRequest request, Runnable createResource) {
+		for (int round = 0; round < MAX_CLAIM_ROUNDS; round++) {
+			Optional<Claim> claim = this.transactions.execute((status) -> attemptClaim(request, createResource));
+			if (claim != null && claim.isPresent()) {
+				return claim.get();
+			}
+		}
+		return new Claim.InProgress(this.properties.retryAfter());
+	}
+
+	/** One round; empty when a race was lost and the caller should read again. */
+	private Optional<Claim> attemptClaim(ClaimRequest request, Runnable createResource) {
+		Instant now = this.clock.instant();
+		Instant lockedUntil = now.plus(this.properties.lease());
+		if (this.records.insertClaim(request, now, lockedUntil)) {
+			createResource.run();
+			return Optional.of(new Claim.Acquired(lease(request, request.resourceId(), 1, lockedUntil), false));
+		}
+		var existing = this.records.find(request);
+		if (existing.isEmpty()) {
+			return Optional.empty();
+		}
+		var record = existing.get();
+		if (record.completed() && record.expiresAt() != null && !record.expiresAt().isAfter(now)) {
+			this.records.deleteIfExpired(request, now);
+			return Optional.empty();
+		}
+		if (!record.fingerprint().equals(request.fingerprint())) {
+			return Optional.of(new Claim.Mismatch());
+		}
+		if (record.completed() && record.response() != null) {
+			return Optional.of(new Claim.Replay(record.response()));
+		}
+		if (record.lockedUntil() != null && record.lockedUntil().isAfter(now)) {
+			return Optional.of(new Claim.InProgress(retryAfter(now, record.lockedUntil())));
+		}
+		if (this.records.takeOver(request, record.attempt(), now, lockedUntil)) {
+			log.info("Took over expired lease: client={} resource={} attempt={}", request.clientId(),
+					record.resourceId(), record.attempt() + 1);
+			return Optional
+				.of(new Claim.Acquired(lease(request, record.resourceId(), record.attempt() + 1, lockedUntil), true));
+		}
+		return Optional.empty();
+	}
+
+	/**
+	 * Completes the operation in one transaction: runs {@code finish} (which updates the
+	 * resource and renders the response) and stores the response, fenced by the lease's
+	 * attempt. If another attempt has taken the record over, the whole transaction rolls
+	 * back, the resource change included, and nothing is stored.
+	 * @param lease the lease from {@link Claim.Acquired}
+	 * @param finish updates the resource and returns the response to store; runs inside
+	 * the completion transaction
+	 * @return the stored response; empty if the lease was stale and nothing was stored
+	 * @throws org.springframework.dao.DataAccessException if the database fails; the
+	 * record then stays IN_PROGRESS and its lease expires for a later takeover
+	 */
+	public Optional<StoredResponse> complete(Lease lease, Supplier<StoredResponse> finish) {
+		Optional<StoredResponse> stored = this.transactions.execute((status) -> {
+			Instant now = this.clock.instant();
+			StoredResponse response = finish.get();
+			if (this.records.complete(lease, response, now, now.plus(this.properties.retention()))) {
+				return Optional.of(response);
+			}
+			status.setRollbackOnly();
+			return Optional.<StoredResponse>empty();
+		});
+		if (stored == null || stored.isEmpty()) {
+			log.warn("Stale attempt's completion rejected: client={} resource={} attempt={}", lease.clientId(),
+					lease.resourceId(), lease.attempt());
+			return Optional.empty();
+		}
+		return stored;
+	}
+
+	/**
+	 * Ends the lease at once without completing, so that the next request with the key
+	 * takes the record over and drives the same resource again (DESIGN.md section 4, step
+	 * 3: the provider did not act or its outcome is unknown). Fenced by the attempt.
+	 * @param lease the lease from {@link Claim.Acquired}
+	 * @return {@code true} if released; {@code false} if the lease was stale
+	 */
+	public boolean release(Lease lease) {
+		Boolean released = this.transactions.execute((status) -> this.records.release(lease, this.clock.instant()));
+		if (!Boolean.TRUE.equals(released)) {
+			log.warn("Stale attempt's release rejected: client={} resource={} attempt={}", lease.clientId(),
+					lease.resourceId(), lease.attempt());
+			return false;
+		}
+		return true;
+	}
+
+	/**
+	 * The {@code Retry-After} to send when the outcome is not known yet.
+	 * @return the configured {@code payonce.idempotency.retry-after}
+	 */
+	public Duration retryAfter() {
+		return this.properties.retryAfter();
+	}
+
+	private Duration retryAfter(Instant now, Instant lockedUntil) {
+		Duration remaining = Duration.between(now, lockedUntil);
+		return (remaining.compareTo(this.properties.retryAfter()) < 0) ? remaining : this.properties.retryAfter();
+	}
+
+	private static Lease lease(ClaimRequest request, UUID resourceId, int attempt, Instant lockedUntil) {
+		return new Lease(request.clientId(), request.key(), resourceId, attempt, lockedUntil);
+	}
+
+}
