@@ -1,0 +1,8 @@
+/**
+ * Adapters of the {@link dev.payonce.payment.PaymentGateway} port, one sub-package a
+ * provider. Nothing depends on them; a provider's own types never leave its adapter.
+ */
+@NullMarked
+package dev.payonce.gateway;
+
+import org.jspecify.annotations.NullMarked;

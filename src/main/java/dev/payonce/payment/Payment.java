@@ -1,0 +1,181 @@
+package dev.payonce.payment;
+
+import java.time.Instant;
+import java.util.Currency;
+import java.util.UUID;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import jakarta.persistence.Version;
+import org.jspecify.annotations.Nullable;
+
+import dev.payonce.client.ClientId;
+
+/**
+ * A payment: created {@code PENDING} together with the idempotency claim, then moved once
+ * to a final status. Never deleted (DESIGN.md section 4).
+ *
+ * <p>
+ * Transitions are named for the fact and refuse to leave a final status. Concurrent
+ * writers are caught by the {@code @Version} column.
+ */
+@Entity
+@Table(name = "payments")
+public class Payment {
+
+	@Id
+	private UUID id;
+
+	@Column(name = "client_id")
+	private String clientId;
+
+	@Column(name = "order_id")
+	private String orderId;
+
+	/** Minor units of {@link #currency}. */
+	private long amount;
+
+	/** ISO 4217 alphabetic code, upper case. */
+	private String currency;
+
+	@Column(name = "payment_method")
+	private String paymentMethod;
+
+	@Enumerated(EnumType.STRING)
+	private PaymentStatus status;
+
+	@Column(name = "provider_reference")
+	private @Nullable String providerReference;
+
+	@Column(name = "decline_code")
+	private @Nullable String declineCode;
+
+	@Column(name = "created_at")
+	private Instant createdAt;
+
+	@Column(name = "updated_at")
+	private Instant updatedAt;
+
+	@Version
+	private @Nullable Long version;
+
+	/** For JPA only. */
+	@SuppressWarnings("NullAway.Init")
+	protected Payment() {
+	}
+
+	private Payment(PaymentId id, ClientId clientId, String orderId, Money amount, String paymentMethod, Instant now) {
+		this.id = id.value();
+		this.clientId = clientId.value();
+		this.orderId = orderId;
+		this.amount = amount.minorUnits();
+		this.currency = amount.currency().getCurrencyCode();
+		this.paymentMethod = paymentMethod;
+		this.status = PaymentStatus.PENDING;
+		this.createdAt = now;
+		this.updatedAt = now;
+	}
+
+	/**
+	 * A new payment, {@code PENDING} until the provider answers.
+	 * @param id the payment id, also the source of the provider idempotency key
+	 * @param clientId the owning client
+	 * @param orderId the client's order id
+	 * @param amount the amount in minor units
+	 * @param paymentMethod the provider payment method token
+	 * @param now the creation time (UTC)
+	 * @return the payment, not yet persisted
+	 */
+	public static Payment pending(PaymentId id, ClientId clientId, String orderId, Money amount, String paymentMethod,
+			Instant now) {
+		return new Payment(id, clientId, orderId, amount, paymentMethod, now);
+	}
+
+	/**
+	 * The provider approved the charge.
+	 * @param providerReference the provider's id of the charge
+	 * @param now when Payonce learned it (UTC)
+	 * @throws IllegalStateException unless the payment is {@code PENDING}
+	 */
+	public void markSucceeded(String providerReference, Instant now) {
+		requirePending("mark succeeded");
+		this.status = PaymentStatus.SUCCEEDED;
+		this.providerReference = providerReference;
+		this.updatedAt = now;
+	}
+
+	/**
+	 * The provider declined the charge.
+	 * @param providerReference the provider's id of the declined charge
+	 * @param declineCode the provider's reason
+	 * @param now when Payonce learned it (UTC)
+	 * @throws IllegalStateException unless the payment is {@code PENDING}
+	 */
+	public void markDeclined(String providerReference, String declineCode, Instant now) {
+		requirePending("mark declined");
+		this.status = PaymentStatus.DECLINED;
+		this.providerReference = providerReference;
+		this.declineCode = declineCode;
+		this.updatedAt = now;
+	}
+
+	private void requirePending(String transition) {
+		if (this.status != PaymentStatus.PENDING) {
+			throw new IllegalStateException(
+					"Cannot " + transition + " payment " + this.id + ": it is " + this.status + ", not PENDING");
+		}
+	}
+
+	/**
+	 * The charge to send to the provider, the same on every attempt.
+	 * @return the charge request with this payment's provider idempotency key
+	 */
+	public ChargeRequest chargeRequest() {
+		return new ChargeRequest(id().providerIdempotencyKey(), amount(), this.paymentMethod, this.orderId);
+	}
+
+	public PaymentId id() {
+		return new PaymentId(this.id);
+	}
+
+	public ClientId clientId() {
+		return new ClientId(this.clientId);
+	}
+
+	public String orderId() {
+		return this.orderId;
+	}
+
+	public Money amount() {
+		return new Money(this.amount, Currency.getInstance(this.currency));
+	}
+
+	public String paymentMethod() {
+		return this.paymentMethod;
+	}
+
+	public PaymentStatus status() {
+		return this.status;
+	}
+
+	public @Nullable String providerReference() {
+		return this.providerReference;
+	}
+
+	public @Nullable String declineCode() {
+		return this.declineCode;
+	}
+
+	/**
+	 * When the payment was created.
+	 * @return the creation time, UTC, microsecond precision
+	 */
+	public Instant createdAt() {
+		return this.createdAt;
+	}
+
+}

@@ -1,0 +1,36 @@
+package dev.payonce.payment;
+
+import java.util.Map;
+
+import dev.payonce.client.ClientId;
+import dev.payonce.idempotency.IdempotencyKey;
+import dev.payonce.idempotency.RequestFingerprint;
+
+/**
+ * A validated request to create a payment (DESIGN.md section 2).
+ *
+ * @param clientId the calling client
+ * @param idempotencyKey the client's idempotency key
+ * @param orderId the client's order id, 1-64 of {@code [A-Za-z0-9._:-]}
+ * @param amount the amount in minor units
+ * @param paymentMethod the provider payment method token, already defaulted when the
+ * client omitted it
+ */
+public record PaymentCommand(ClientId clientId, IdempotencyKey idempotencyKey, String orderId, Money amount,
+		String paymentMethod) {
+
+	/** The payment method used when a request names none. */
+	public static final String DEFAULT_PAYMENT_METHOD = "pm_card_visa";
+
+	/**
+	 * The request fingerprint: method, route and every business field in canonical
+	 * spelling. An omitted payment method and the default one fingerprint the same.
+	 * @return the fingerprint
+	 */
+	public RequestFingerprint fingerprint() {
+		return RequestFingerprint.of("POST", "/payments",
+				Map.of("orderId", this.orderId, "amount", Long.toString(this.amount.minorUnits()), "currency",
+						this.amount.currency().getCurrencyCode(), "paymentMethod", this.paymentMethod));
+	}
+
+}

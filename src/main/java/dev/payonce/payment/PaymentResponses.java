@@ -1,0 +1,55 @@
+package dev.payonce.payment;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.stereotype.Component;
+
+import dev.payonce.idempotency.StoredResponse;
+import dev.payonce.web.ProblemTypes;
+
+/**
+ * Renders the final answers that are stored with the idempotency record and replayed byte
+ * for byte: 201 with the receipt and {@code Location}, 402 with the
+ * {@code payment-declined} problem (DESIGN.md section 2).
+ */
+@Component
+public class PaymentResponses {
+
+	private final JsonMapper json;
+
+	PaymentResponses(JsonMapper json) {
+		this.json = json;
+	}
+
+	/**
+	 * The JSON receipt of a payment, as {@code GET /payments/{id}} and a 201 show it.
+	 * @param payment the payment
+	 * @return the receipt's JSON, UTF-8 text
+	 */
+	public String receipt(Payment payment) {
+		return this.json.writeValueAsString(PaymentReceipt.of(payment));
+	}
+
+	StoredResponse created(Payment payment) {
+		return new StoredResponse(201, Map.of(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_JSON_VALUE,
+				HttpHeaders.LOCATION, "/payments/" + payment.id()), receipt(payment));
+	}
+
+	StoredResponse declined(Payment payment) {
+		Map<String, Object> problem = new LinkedHashMap<>();
+		problem.put("type", ProblemTypes.of("payment-declined").toString());
+		problem.put("title", "Payment declined");
+		problem.put("status", 402);
+		problem.put("detail", "The payment provider declined the payment.");
+		problem.put("paymentId", payment.id().toString());
+		problem.put("declineCode", payment.declineCode());
+		return new StoredResponse(402, Map.of(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_PROBLEM_JSON_VALUE),
+				this.json.writeValueAsString(problem));
+	}
+
+}

@@ -1,0 +1,167 @@
+package dev.payonce.payment.web;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Currency;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.Validator;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.stereotype.Component;
+
+import dev.payonce.client.ClientId;
+import dev.payonce.idempotency.IdempotencyKey;
+import dev.payonce.payment.Money;
+import dev.payonce.payment.PaymentCommand;
+
+/**
+ * Reads the body of {@code POST /payments} strictly (DESIGN.md section 2): a JSON object
+ * with no unknown or duplicate members; {@code amount} a JSON integer in minor units,
+ * never a fraction, exponent or string, never rounded; {@code currency} an ISO 4217 code
+ * with minor units, in any letter case. Every problem found is reported, not just the
+ * first.
+ */
+@Component
+class PaymentRequestReader {
+
+	private static final Set<String> FIELDS = Set.of("orderId", "amount", "currency", "paymentMethod");
+
+	private static final BigInteger MAX = BigInteger.valueOf(Money.MAX_MINOR_UNITS);
+
+	private final ObjectReader reader;
+
+	private final Validator validator;
+
+	PaymentRequestReader(JsonMapper json, Validator validator) {
+		// Decimals are read as BigDecimal only to be rejected: money never passes through
+		// a double.
+		this.reader = json.reader()
+			.with(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+			.with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+			.with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+		this.validator = validator;
+	}
+
+	/**
+	 * Reads and validates a body.
+	 * @param clientId the calling client
+	 * @param key the already validated idempotency key
+	 * @param body the raw body, at most 16 KiB
+	 * @return the command
+	 * @throws dev.payonce.web.ApiProblem 400 {@code invalid-request} listing every field
+	 * error
+	 */
+	PaymentCommand read(ClientId clientId, IdempotencyKey key, byte[] body) {
+		JsonNode root = parse(body);
+		List<FieldError> errors = new ArrayList<>();
+		for (Map.Entry<String, JsonNode> member : root.properties()) {
+			if (!FIELDS.contains(member.getKey())) {
+				errors.add(new FieldError(member.getKey(), "is not a known field"));
+			}
+		}
+		PaymentRequest request = new PaymentRequest(text(root, "orderId", errors), amount(root, errors),
+				text(root, "currency", errors), text(root, "paymentMethod", errors));
+		Set<String> mistyped = errors.stream().map(FieldError::field).collect(Collectors.toSet());
+		for (ConstraintViolation<PaymentRequest> violation : this.validator.validate(request)) {
+			String field = violation.getPropertyPath().toString();
+			if (!mistyped.contains(field)) {
+				errors.add(new FieldError(field, violation.getMessage()));
+			}
+		}
+		Currency currency = currency(request.currency(), errors);
+		if (!errors.isEmpty() || request.orderId() == null || request.amount() == null || currency == null) {
+			errors.sort(Comparator.comparing(FieldError::field).thenComparing(FieldError::message));
+			throw PaymentProblems.invalidRequest(List.copyOf(errors));
+		}
+		String paymentMethod = (request.paymentMethod() != null) ? request.paymentMethod()
+				: PaymentCommand.DEFAULT_PAYMENT_METHOD;
+		return new PaymentCommand(clientId, key, request.orderId(), new Money(request.amount(), currency),
+				paymentMethod);
+	}
+
+	private JsonNode parse(byte[] body) {
+		if (body.length == 0) {
+			throw PaymentProblems.invalidRequest(List.of(new FieldError("", "a JSON object body is required")));
+		}
+		JsonNode root;
+		try {
+			root = this.reader.readTree(body);
+		}
+		catch (JacksonException ex) {
+			// The parser's message quotes the body and names internals: say only where it
+			// broke.
+			throw PaymentProblems.invalidRequest(List.of(new FieldError("",
+					"is not valid JSON"
+							+ ((ex.getLocation() != null) ? " (line " + ex.getLocation().getLineNr() + ", column "
+									+ ex.getLocation().getColumnNr() + ")" : "")
+							+ (ex.getMessage() != null && ex.getMessage().startsWith("Duplicate") ? ": duplicate field"
+									: ""))));
+		}
+		if (root == null || !root.isObject()) {
+			throw PaymentProblems.invalidRequest(List.of(new FieldError("", "must be a JSON object")));
+		}
+		return root;
+	}
+
+	private static @Nullable String text(JsonNode root, String field, List<FieldError> errors) {
+		JsonNode node = root.get(field);
+		if (node == null || node.isNull()) {
+			return null;
+		}
+		if (!node.isString()) {
+			errors.add(new FieldError(field, "must be a JSON string"));
+			return null;
+		}
+		return node.stringValue();
+	}
+
+	private static @Nullable Long amount(JsonNode root, List<FieldError> errors) {
+		JsonNode node = root.get("amount");
+		if (node == null || node.isNull()) {
+			return null;
+		}
+		if (!node.isIntegralNumber()) {
+			errors.add(new FieldError("amount",
+					"must be a JSON integer in minor units (no fraction, exponent or quotes)"));
+			return null;
+		}
+		BigInteger value = node.bigIntegerValue();
+		if (value.signum() < 1 || value.compareTo(MAX) > 0) {
+			errors.add(new FieldError("amount", "must be between 1 and 99999999999 (minor units)"));
+			return null;
+		}
+		return value.longValueExact();
+	}
+
+	private static @Nullable Currency currency(@Nullable String code, List<FieldError> errors) {
+		if (code == null || code.length() != 3) {
+			return null;
+		}
+		Currency currency;
+		try {
+			currency = Currency.getInstance(code.toUpperCase(Locale.ROOT));
+		}
+		catch (IllegalArgumentException ex) {
+			currency = null;
+		}
+		if (currency == null || currency.getDefaultFractionDigits() < 0) {
+			errors.add(new FieldError("currency", "must be an ISO 4217 currency code with minor units"));
+			return null;
+		}
+		return currency;
+	}
+
+}

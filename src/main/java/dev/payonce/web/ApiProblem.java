@@ -1,0 +1,77 @@
+package dev.payonce.web;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.ErrorResponseException;
+
+/**
+ * An expected HTTP error with its RFC 9457 problem, thrown by a module's {@code web}
+ * package and rendered by {@link ProblemDetailsAdvice}. The detail is written for the
+ * client and never carries infrastructure messages.
+ */
+public class ApiProblem extends ErrorResponseException {
+
+	/**
+	 * A problem.
+	 * @param status the HTTP status
+	 * @param slug the type's slug, see {@link ProblemTypes}
+	 * @param title a short, stable summary
+	 * @param detail this occurrence, for the client
+	 */
+	public ApiProblem(HttpStatus status, String slug, String title, String detail) {
+		super(status, problem(status, slug, title, detail), null);
+	}
+
+	private static ProblemDetail problem(HttpStatus status, String slug, String title, String detail) {
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+		problem.setType(ProblemTypes.of(slug));
+		problem.setTitle(title);
+		return problem;
+	}
+
+	/**
+	 * Adds an extension member to the problem body.
+	 * @param name the member name
+	 * @param value its value
+	 * @return this problem
+	 */
+	public ApiProblem with(String name, Object value) {
+		getBody().setProperty(name, value);
+		return this;
+	}
+
+	/**
+	 * Adds extension members to the problem body.
+	 * @param members the members by name
+	 * @return this problem
+	 */
+	public ApiProblem with(Map<String, Object> members) {
+		members.forEach(this::with);
+		return this;
+	}
+
+	/**
+	 * Adds a {@code Retry-After} header in whole seconds, at least one.
+	 * @param retryAfter when the client should retry
+	 * @return this problem
+	 */
+	public ApiProblem retryAfter(Duration retryAfter) {
+		getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds(retryAfter)));
+		return this;
+	}
+
+	/**
+	 * A {@code Retry-After} value: whole seconds, rounded up, at least one.
+	 * @param retryAfter the wait
+	 * @return seconds
+	 */
+	public static long retryAfterSeconds(Duration retryAfter) {
+		long seconds = retryAfter.toSeconds() + ((retryAfter.toNanosPart() > 0) ? 1 : 0);
+		return Math.max(1, seconds);
+	}
+
+}

@@ -1,0 +1,80 @@
+package dev.payonce.web;
+
+import java.net.URI;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.transaction.TransactionException;
+import org.springframework.web.ErrorResponse;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+/**
+ * The one place errors become RFC 9457 problems. Spring MVC's own exceptions (404, 405,
+ * 415, ...) get a stable Payonce type in place of {@code about:blank};
+ * {@link ApiProblem}s pass as thrown; anything unexpected is logged with its stack and
+ * answered with a generic problem that reveals nothing.
+ */
+@RestControllerAdvice
+class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
+
+	private static final Logger log = LoggerFactory.getLogger(ProblemDetailsAdvice.class);
+
+	/** Slugs for the statuses Spring MVC raises by itself. */
+	private static final Map<Integer, String> SLUGS = Map.of(400, "invalid-request", 404, "not-found", 405,
+			"method-not-allowed", 406, "not-acceptable", 413, "payload-too-large", 415, "unsupported-media-type", 500,
+			"internal-error", 503, "service-unavailable");
+
+	@ExceptionHandler({ DataAccessException.class, TransactionException.class })
+	ResponseEntity<Object> databaseUnavailable(Exception ex, WebRequest request) {
+		log.error("Database failure while handling a request", ex);
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
+				"The service could not reach its database. Retrying with the same Idempotency-Key is safe.");
+		problem.setType(ProblemTypes.of("service-unavailable"));
+		problem.setTitle("Service unavailable");
+		HttpHeaders headers = new HttpHeaders();
+		headers.set(HttpHeaders.RETRY_AFTER, "1");
+		return handleExceptionInternal(ex, problem, headers, HttpStatus.SERVICE_UNAVAILABLE, request);
+	}
+
+	@ExceptionHandler(Exception.class)
+	ResponseEntity<Object> unexpected(Exception ex, WebRequest request) {
+		log.error("Unexpected failure while handling a request", ex);
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR,
+				"An unexpected error occurred.");
+		problem.setType(ProblemTypes.of("internal-error"));
+		problem.setTitle("Internal error");
+		return handleExceptionInternal(ex, problem, new HttpHeaders(), HttpStatus.INTERNAL_SERVER_ERROR, request);
+	}
+
+	@Override
+	protected ResponseEntity<Object> handleExceptionInternal(Exception ex, @Nullable Object body, HttpHeaders headers,
+			HttpStatusCode statusCode, WebRequest request) {
+		ProblemDetail problem;
+		if (body instanceof ProblemDetail detail) {
+			problem = detail;
+		}
+		else if (body == null && ex instanceof ErrorResponse errorResponse) {
+			problem = errorResponse.getBody();
+		}
+		else {
+			problem = ProblemDetail.forStatus(statusCode);
+		}
+		if (problem.getType() == null || URI.create("about:blank").equals(problem.getType())) {
+			problem.setType(ProblemTypes.of(SLUGS.getOrDefault(statusCode.value(), "http-" + statusCode.value())));
+		}
+		return super.handleExceptionInternal(ex, problem, headers, statusCode, request);
+	}
+
+}
