@@ -1,0 +1,112 @@
+package dev.payonce.payment.web;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.payment.web.PaymentsApi.Reply;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * DESIGN.md section 6: many concurrent requests with one key make exactly one provider
+ * charge and one payment. Real platform threads, released together by a latch, through
+ * the real HTTP server to real PostgreSQL. The simulated provider takes 50 ms so that
+ * later requests meet the first one's live lease as well as its completed record.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "payonce.gateway.simulator.latency=50ms")
+@Import(TestcontainersConfiguration.class)
+class ConcurrentPaymentIntegrationTests {
+
+	static final int REQUESTS = 64;
+
+	static final int ROUNDS = 3;
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	JdbcClient jdbc;
+
+	PaymentsApi api;
+
+	@BeforeEach
+	void setUp() {
+		this.api = new PaymentsApi(this.port);
+	}
+
+	@Test
+	void chargesProviderOnceForConcurrentRequestsWithOneKey() throws Exception {
+		for (int round = 0; round < ROUNDS; round++) {
+			String key = "storm-" + UUID.randomUUID();
+			String orderId = "order-" + UUID.randomUUID();
+			String body = PaymentIdempotencyIntegrationTests.body(orderId, 2500, "ILS");
+
+			List<Reply> replies = sendTogether(key, body);
+
+			List<Reply> created = replies.stream().filter((reply) -> reply.status() == 201).toList();
+			assertThat(replies).allSatisfy((reply) -> assertThat(reply.status()).isIn(201, 409));
+			assertThat(created).isNotEmpty();
+			String paymentId = created.get(0).field("id");
+			assertThat(created).allSatisfy((reply) -> {
+				assertThat(reply.field("id")).isEqualTo(paymentId);
+				assertThat(reply.body()).isEqualTo(created.get(0).body());
+			});
+			assertThat(created.stream().filter((reply) -> reply.header("Idempotent-Replayed").isEmpty())).hasSize(1);
+			assertThat(replies.stream().filter((reply) -> reply.status() == 409))
+				.allSatisfy((reply) -> assertThat(reply.header("Retry-After")).isPresent());
+			assertThat(count("SELECT count(*) FROM payments WHERE order_id = ?", orderId)).isEqualTo(1);
+			assertThat(count("SELECT count(*) FROM simulated_provider_charges WHERE provider_idempotency_key = ?",
+					"payonce-payment-" + paymentId))
+				.isEqualTo(1);
+			assertThat(count("SELECT count(*) FROM idempotency_records WHERE idempotency_key = ?", key)).isEqualTo(1);
+		}
+	}
+
+	private List<Reply> sendTogether(String key, String body) throws Exception {
+		CountDownLatch ready = new CountDownLatch(REQUESTS);
+		CountDownLatch go = new CountDownLatch(1);
+		ExecutorService threads = Executors.newFixedThreadPool(REQUESTS);
+		try {
+			List<Future<Reply>> futures = new ArrayList<>();
+			for (int i = 0; i < REQUESTS; i++) {
+				futures.add(threads.submit(() -> {
+					ready.countDown();
+					go.await();
+					return this.api.pay(key, body);
+				}));
+			}
+			assertThat(ready.await(30, TimeUnit.SECONDS)).isTrue();
+			go.countDown();
+			List<Reply> replies = new ArrayList<>();
+			for (Future<Reply> future : futures) {
+				replies.add(future.get(60, TimeUnit.SECONDS));
+			}
+			return replies;
+		}
+		finally {
+			threads.shutdownNow();
+		}
+	}
+
+	private long count(String sql, String value) {
+		return this.jdbc.sql(sql).param(value).query(Long.class).single();
+	}
+
+}

@@ -1,0 +1,111 @@
+package dev.payonce.payment.web;
+
+import java.nio.charset.StandardCharsets;
+
+import jakarta.validation.Validation;
+import jakarta.validation.ValidatorFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.payonce.client.ClientId;
+import dev.payonce.idempotency.IdempotencyKey;
+import dev.payonce.idempotency.RequestFingerprint;
+import dev.payonce.payment.PaymentCommand;
+import dev.payonce.web.ApiProblem;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Fingerprint canonicalisation at the request level: spelling does not change the
+ * fingerprint, every business field does.
+ */
+class PaymentRequestReaderTests {
+
+	private final ValidatorFactory validation = Validation.buildDefaultValidatorFactory();
+
+	private final PaymentRequestReader reader = new PaymentRequestReader(JsonMapper.builder().build(),
+			this.validation.getValidator());
+
+	@AfterEach
+	void close() {
+		this.validation.close();
+	}
+
+	@Test
+	void fingerprintIgnoresMemberOrderWhitespaceAndCurrencyCase() {
+		RequestFingerprint compact = fingerprint("{\"orderId\":\"o-1\",\"amount\":1200,\"currency\":\"ILS\"}");
+
+		RequestFingerprint spaced = fingerprint("""
+				{
+				  "currency" : "ils" ,
+				  "amount"   : 1200,
+				  "orderId"  : "o-1"
+				}
+				""");
+
+		assertThat(spaced).isEqualTo(compact);
+	}
+
+	@Test
+	void fingerprintTreatsOmittedPaymentMethodAsTheDefault() {
+		RequestFingerprint omitted = fingerprint("{\"orderId\":\"o-1\",\"amount\":1200,\"currency\":\"ILS\"}");
+
+		RequestFingerprint explicit = fingerprint(
+				"{\"orderId\":\"o-1\",\"amount\":1200,\"currency\":\"ILS\",\"paymentMethod\":\"pm_card_visa\"}");
+		RequestFingerprint explicitNull = fingerprint(
+				"{\"orderId\":\"o-1\",\"amount\":1200,\"currency\":\"ILS\",\"paymentMethod\":null}");
+
+		assertThat(explicit).isEqualTo(omitted);
+		assertThat(explicitNull).isEqualTo(omitted);
+	}
+
+	@Test
+	void fingerprintChangesWithEveryBusinessField() {
+		RequestFingerprint base = fingerprint("{\"orderId\":\"o-1\",\"amount\":1200,\"currency\":\"ILS\"}");
+
+		assertThat(fingerprint("{\"orderId\":\"o-2\",\"amount\":1200,\"currency\":\"ILS\"}")).isNotEqualTo(base);
+		assertThat(fingerprint("{\"orderId\":\"o-1\",\"amount\":1201,\"currency\":\"ILS\"}")).isNotEqualTo(base);
+		assertThat(fingerprint("{\"orderId\":\"o-1\",\"amount\":1200,\"currency\":\"USD\"}")).isNotEqualTo(base);
+		assertThat(fingerprint(
+				"{\"orderId\":\"o-1\",\"amount\":1200,\"currency\":\"ILS\",\"paymentMethod\":\"pm_card_mastercard\"}"))
+			.isNotEqualTo(base);
+	}
+
+	@Test
+	void keepsAmountExactInMinorUnitsAtTheMaximum() {
+		PaymentCommand command = read("{\"orderId\":\"o-1\",\"amount\":99999999999,\"currency\":\"jpy\"}");
+
+		assertThat(command.amount().minorUnits()).isEqualTo(99_999_999_999L);
+		assertThat(command.amount().currency().getCurrencyCode()).isEqualTo("JPY");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "12.5", "1200.0", "1e3", "1E3", "\"1200\"", "-1", "0", "100000000000",
+			"18446744073709551617", "true", "[1200]", "{}" })
+	void rejectsEveryAmountThatIsNotAnIntegerInRange(String amount) {
+		assertThatExceptionOfType(ApiProblem.class)
+			.isThrownBy(() -> read("{\"orderId\":\"o-1\",\"amount\":" + amount + ",\"currency\":\"ILS\"}"))
+			.satisfies((problem) -> assertThat(problem.getBody().getProperties()).containsKey("errors"));
+	}
+
+	@Test
+	void reportsEveryErrorAtOnce() {
+		assertThatExceptionOfType(ApiProblem.class)
+			.isThrownBy(() -> read("{\"orderId\":\"\",\"amount\":1.5,\"currency\":\"XYZ\",\"extra\":1}"))
+			.satisfies((problem) -> assertThat(problem.getBody().getProperties().get("errors").toString())
+				.contains("orderId", "amount", "currency", "extra"));
+	}
+
+	private RequestFingerprint fingerprint(String json) {
+		return read(json).fingerprint();
+	}
+
+	private PaymentCommand read(String json) {
+		return this.reader.read(new ClientId("test"), new IdempotencyKey("k"), json.getBytes(StandardCharsets.UTF_8));
+	}
+
+}

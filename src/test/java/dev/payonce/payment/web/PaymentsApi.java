@@ -1,0 +1,96 @@
+package dev.payonce.payment.web;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Optional;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A real HTTP client for the payments API in tests: the JDK's {@link HttpClient} against
+ * the server on its random port, so every request crosses Tomcat exactly as a client's
+ * would.
+ */
+final class PaymentsApi {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+	private final URI base;
+
+	PaymentsApi(int port) {
+		this.base = URI.create("http://localhost:" + port);
+	}
+
+	/** POST /payments with an Idempotency-Key and a JSON body. */
+	Reply pay(String key, String json) {
+		return send(request("/payments").header("Idempotency-Key", key)
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(json)));
+	}
+
+	/** A POST /payments shaped by the caller (headers, body). */
+	Reply send(HttpRequest.Builder builder) {
+		try {
+			HttpResponse<String> response = this.http.send(builder.timeout(Duration.ofSeconds(30)).build(),
+					HttpResponse.BodyHandlers.ofString());
+			return new Reply(response);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("HTTP request failed", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted", ex);
+		}
+	}
+
+	HttpRequest.Builder request(String path) {
+		return HttpRequest.newBuilder(uri(path));
+	}
+
+	URI uri(String path) {
+		return this.base.resolve(path);
+	}
+
+	Reply get(String path) {
+		return send(request(path).GET());
+	}
+
+	/** One HTTP response. */
+	record Reply(HttpResponse<String> response) {
+
+		int status() {
+			return this.response.statusCode();
+		}
+
+		String body() {
+			return this.response.body();
+		}
+
+		Optional<String> header(String name) {
+			return this.response.headers().firstValue(name);
+		}
+
+		JsonNode json() {
+			return JSON.readTree(body());
+		}
+
+		String field(String name) {
+			JsonNode node = json().get(name);
+			return (node != null) ? node.asString() : "";
+		}
+
+		String problemType() {
+			return field("type");
+		}
+
+	}
+
+}
