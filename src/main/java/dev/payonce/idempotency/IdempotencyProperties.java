@@ -16,11 +16,14 @@ import org.springframework.validation.annotation.Validated;
  * @param retention how long a completed record is replayed before the key may start a new
  * operation (DESIGN.md section 4, default 24 hours)
  * @param retryAfter the {@code Retry-After} sent with 409 and 503 answers
+ * @param inProgressWait how long a request that finds a live lease waits for the first
+ * request to finish before answering 409; 0 (the default) answers 409 at once
  */
 @Validated
 @ConfigurationProperties("payonce.idempotency")
 public record IdempotencyProperties(@DefaultValue("30s") @DurationMin(seconds = 1) Duration lease,
 		@DefaultValue("24h") @DurationMin(seconds = 1) Duration retention,
-		@DefaultValue("1s") @DurationMin(seconds = 1) Duration retryAfter) {
+		@DefaultValue("1s") @DurationMin(seconds = 1) Duration retryAfter,
+		@DefaultValue("0s") @DurationMin(seconds = 0) Duration inProgressWait) {
 
 }

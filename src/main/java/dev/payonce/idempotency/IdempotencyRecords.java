@@ -3,6 +3,7 @@ package dev.payonce.idempotency;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -13,6 +14,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+
+import dev.payonce.client.ClientId;
 
 /**
  * The {@code idempotency_records} table. Plain SQL: the claim needs
@@ -90,6 +93,40 @@ class IdempotencyRecords {
 	}
 
 	/**
+	 * Takes over up to {@code limit} records whose lease ended before
+	 * {@code staleBefore}, in one statement: {@code SKIP LOCKED} lets several instances
+	 * run it at once without waiting on each other, and the attempt increment fences out
+	 * every earlier holder.
+	 */
+	List<Lease> takeOverStale(Instant staleBefore, Instant lockedUntil, int limit) {
+		return this.jdbc.sql("""
+				UPDATE idempotency_records r
+				SET attempt = r.attempt + 1, locked_until = :lockedUntil
+				FROM (SELECT client_id, idempotency_key FROM idempotency_records
+				      WHERE status = 'IN_PROGRESS' AND locked_until <= :staleBefore
+				      ORDER BY locked_until
+				      LIMIT :limit
+				      FOR UPDATE SKIP LOCKED) stale
+				WHERE r.client_id = stale.client_id AND r.idempotency_key = stale.idempotency_key
+				RETURNING r.client_id, r.idempotency_key, r.resource_id, r.attempt, r.locked_until
+				""")
+			.param("staleBefore", utc(staleBefore))
+			.param("lockedUntil", utc(lockedUntil))
+			.param("limit", limit)
+			.query((rs, row) -> new Lease(new ClientId(rs.getString("client_id")),
+					new IdempotencyKey(rs.getString("idempotency_key")), rs.getObject("resource_id", UUID.class),
+					rs.getInt("attempt"), rs.getObject("locked_until", OffsetDateTime.class).toInstant()))
+			.list();
+	}
+
+	/** Counts IN_PROGRESS records whose lease ended before {@code now}. */
+	long countExpiredLeases(Instant now) {
+		return this.jdbc.sql("""
+				SELECT count(*) FROM idempotency_records WHERE status = 'IN_PROGRESS' AND locked_until <= :now
+				""").param("now", utc(now)).query(Long.class).single();
+	}
+
+	/**
 	 * Deletes the key's record if it is COMPLETED and past its expiry; true if deleted.
 	 */
 	boolean deleteIfExpired(ClaimRequest request, Instant now) {
@@ -102,6 +139,26 @@ class IdempotencyRecords {
 			.param("key", request.key().value())
 			.param("now", utc(now))
 			.update() == 1;
+	}
+
+	/**
+	 * Locks the record for completion if this lease's attempt still holds it; true if so.
+	 * The row lock lasts until the caller's transaction ends, so no takeover can slip in
+	 * between this check and {@link #complete}.
+	 */
+	boolean lockIfHeld(Lease lease) {
+		return this.jdbc.sql("""
+				SELECT 1 FROM idempotency_records
+				WHERE client_id = :clientId AND idempotency_key = :key
+				  AND status = 'IN_PROGRESS' AND attempt = :attempt
+				FOR UPDATE
+				""")
+			.param("clientId", lease.clientId().value())
+			.param("key", lease.key().value())
+			.param("attempt", lease.attempt())
+			.query(Integer.class)
+			.optional()
+			.isPresent();
 	}
 
 	/** Fenced completion: true if this lease's attempt still held the record. */

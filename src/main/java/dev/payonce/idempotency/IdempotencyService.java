@@ -3,6 +3,7 @@ package dev.payonce.idempotency;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -46,6 +47,11 @@ public class IdempotencyService {
 	 */
 	private static final int MAX_CLAIM_ROUNDS = 5;
 
+	/** First and longest pause between polls while waiting for an in-progress request. */
+	private static final Duration MIN_POLL = Duration.ofMillis(20);
+
+	private static final Duration MAX_POLL = Duration.ofMillis(200);
+
 	private final IdempotencyRecords records;
 
 	private final TransactionTemplate transactions;
@@ -78,6 +84,24 @@ public class IdempotencyService {
 	 * is then claimed
 	 */
 	public Claim claim(ClaimRequest request, Runnable createResource) {
+		long deadline = System.nanoTime() + this.properties.inProgressWait().toNanos();
+		long pause = MIN_POLL.toNanos();
+		while (true) {
+			Claim claim = claimOnce(request, createResource);
+			long left = deadline - System.nanoTime();
+			if (!(claim instanceof Claim.InProgress) || left <= 0) {
+				return claim;
+			}
+			// Bounded wait for the first request to finish
+			// (payonce.idempotency.in-progress-wait).
+			if (!pause(Math.min(pause, left))) {
+				return claim;
+			}
+			pause = Math.min(pause * 2, MAX_POLL.toNanos());
+		}
+	}
+
+	private Claim claimOnce(ClaimRequest request, Runnable createResource) {
 		for (int round = 0; round < MAX_CLAIM_ROUNDS; round++) {
 			Optional<Claim> claim = this.transactions.execute((status) -> attemptClaim(request, createResource));
 			if (claim != null && claim.isPresent()) {
@@ -85,6 +109,17 @@ public class IdempotencyService {
 			}
 		}
 		return new Claim.InProgress(this.properties.retryAfter());
+	}
+
+	private static boolean pause(long nanos) {
+		try {
+			Thread.sleep(Duration.ofNanos(nanos));
+			return true;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
 	}
 
 	/** One round; empty when a race was lost and the caller should read again. */
@@ -123,10 +158,10 @@ public class IdempotencyService {
 	}
 
 	/**
-	 * Completes the operation in one transaction: runs {@code finish} (which updates the
-	 * resource and renders the response) and stores the response, fenced by the lease's
-	 * attempt. If another attempt has taken the record over, the whole transaction rolls
-	 * back, the resource change included, and nothing is stored.
+	 * Completes the operation in one transaction: locks the record if the lease's attempt
+	 * still holds it, runs {@code finish} (which updates the resource and renders the
+	 * response) and stores the response. If another attempt has taken the record over,
+	 * {@code finish} never runs and nothing changes.
 	 * @param lease the lease from {@link Claim.Acquired}
 	 * @param finish updates the resource and returns the response to store; runs inside
 	 * the completion transaction
@@ -136,8 +171,13 @@ public class IdempotencyService {
 	 */
 	public Optional<StoredResponse> complete(Lease lease, Supplier<StoredResponse> finish) {
 		Optional<StoredResponse> stored = this.transactions.execute((status) -> {
-			Instant now = this.clock.instant();
+			// Fence first: a stale attempt must not even run finish, whose resource is no
+			// longer its own.
+			if (!this.records.lockIfHeld(lease)) {
+				return Optional.<StoredResponse>empty();
+			}
 			StoredResponse response = finish.get();
+			Instant now = this.clock.instant();
 			if (this.records.complete(lease, response, now, now.plus(this.properties.retention()))) {
 				return Optional.of(response);
 			}
@@ -167,6 +207,40 @@ public class IdempotencyService {
 			return false;
 		}
 		return true;
+	}
+
+	/**
+	 * Takes over records whose lease ended more than {@code staleAfter} ago, for a
+	 * reconciler (DESIGN.md section 4, step 5). Each returned lease is held like a fresh
+	 * takeover: the caller must complete or release it. Safe to run on several instances
+	 * at once: a record is taken by one of them.
+	 * @param staleAfter how long after its lease ended a record counts as stale, so that
+	 * the client's own retry goes first
+	 * @param limit the most records to take
+	 * @return the leases taken over, attempt numbers already incremented
+	 */
+	public List<Lease> takeOverStale(Duration staleAfter, int limit) {
+		Instant now = this.clock.instant();
+		List<Lease> leases = this.transactions.execute((status) -> this.records.takeOverStale(now.minus(staleAfter),
+				now.plus(this.properties.lease()), limit));
+		return (leases != null) ? leases : List.of();
+	}
+
+	/**
+	 * Counts IN_PROGRESS records whose lease has ended: work a crash or an unknown
+	 * outcome left for a retry or the reconciler.
+	 * @return the number of records past their lease now
+	 */
+	public long countExpiredLeases() {
+		return this.records.countExpiredLeases(this.clock.instant());
+	}
+
+	/**
+	 * The lease every claim and takeover holds.
+	 * @return {@code payonce.idempotency.lease}
+	 */
+	public Duration lease() {
+		return this.properties.lease();
 	}
 
 	/**

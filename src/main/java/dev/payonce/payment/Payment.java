@@ -123,6 +123,18 @@ public class Payment {
 		this.updatedAt = now;
 	}
 
+	/**
+	 * Reconciliation gave up: the provider confirms it has no charge for this payment,
+	 * and the give-up window has passed (DESIGN.md section 4, step 5).
+	 * @param now when Payonce gave up (UTC)
+	 * @throws IllegalStateException unless the payment is {@code PENDING}
+	 */
+	public void markFailed(Instant now) {
+		requirePending("mark failed");
+		this.status = PaymentStatus.FAILED;
+		this.updatedAt = now;
+	}
+
 	private void requirePending(String transition) {
 		if (this.status != PaymentStatus.PENDING) {
 			throw new IllegalStateException(

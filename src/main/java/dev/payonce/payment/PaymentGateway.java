@@ -1,5 +1,7 @@
 package dev.payonce.payment;
 
+import java.time.Duration;
+
 /**
  * The port to a payment provider (DESIGN.md section 5). Adapters live in
  * {@code dev.payonce.gateway.*}; nothing outside an adapter sees a provider's own types.
@@ -20,5 +22,23 @@ public interface PaymentGateway {
 	 * exceptions
 	 */
 	GatewayResult charge(ChargeRequest request);
+
+	/**
+	 * Asks what happened to the charge made under a provider idempotency key, without
+	 * ever charging (DESIGN.md section 5, reconciliation).
+	 * @param providerIdempotencyKey the key the charge was (or would have been) sent with
+	 * @return {@link GatewayResult.Approved} or {@link GatewayResult.Declined} when the
+	 * provider has the charge; {@link GatewayResult.NotAttempted} when it confirms it has
+	 * no charge under the key; {@link GatewayResult.Unknown} when it could not be asked
+	 */
+	GatewayResult lookup(String providerIdempotencyKey);
+
+	/**
+	 * The longest one {@link #charge} call can take before the adapter gives up (client
+	 * timeout times attempts). The idempotency lease must be longer, or a slow call could
+	 * outlive its lease (DESIGN.md section 4); Payonce refuses to start otherwise.
+	 * @return the worst-case duration of a charge call
+	 */
+	Duration worstCaseCallDuration();
 
 }

@@ -46,8 +46,22 @@ public class PaymentResponses {
 		problem.put("title", "Payment declined");
 		problem.put("status", 402);
 		problem.put("detail", "The payment provider declined the payment.");
+		problem.put("instance", "/payments");
 		problem.put("paymentId", payment.id().toString());
 		problem.put("declineCode", payment.declineCode());
+		return new StoredResponse(402, Map.of(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_PROBLEM_JSON_VALUE),
+				this.json.writeValueAsString(problem));
+	}
+
+	StoredResponse failed(Payment payment) {
+		Map<String, Object> problem = new LinkedHashMap<>();
+		problem.put("type", ProblemTypes.of("payment-failed").toString());
+		problem.put("title", "Payment failed");
+		problem.put("status", 402);
+		problem.put("detail", "The payment provider never processed this payment and nothing was charged. "
+				+ "Use a new Idempotency-Key to try again.");
+		problem.put("instance", "/payments");
+		problem.put("paymentId", payment.id().toString());
 		return new StoredResponse(402, Map.of(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_PROBLEM_JSON_VALUE),
 				this.json.writeValueAsString(problem));
 	}

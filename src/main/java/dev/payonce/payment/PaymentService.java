@@ -4,7 +4,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -92,23 +92,39 @@ public class PaymentService {
 
 	private PaymentOutcome charge(Lease lease) {
 		PaymentId paymentId = new PaymentId(lease.resourceId());
-		Payment payment = this.payments.findById(paymentId.value())
-			.orElseThrow(() -> new IllegalStateException("Claimed payment " + paymentId + " does not exist"));
-		GatewayResult result = callProvider(payment);
-		return switch (result) {
-			case GatewayResult.Approved approved -> complete(lease, () -> {
-				Payment held = load(paymentId);
-				held.markSucceeded(approved.providerReference(), now());
-				return this.responses.created(held);
-			});
-			case GatewayResult.Declined declined -> complete(lease, () -> {
-				Payment held = load(paymentId);
-				held.markDeclined(declined.providerReference(), declined.declineCode(), now());
-				return this.responses.declined(held);
-			});
+		return switch (callProvider(load(paymentId))) {
+			case GatewayResult.Approved approved -> complete(lease, approved);
+			case GatewayResult.Declined declined -> complete(lease, declined);
 			case GatewayResult.NotAttempted notAttempted -> unresolved(lease, paymentId, false, notAttempted.reason());
 			case GatewayResult.Unknown unknown -> unresolved(lease, paymentId, true, unknown.reason());
 		};
+	}
+
+	/**
+	 * Completes the payment held by {@code lease} with the provider's final answer,
+	 * exactly as a request would: payment and record in one fenced transaction.
+	 * @return the stored 201 or 402, or 409 if another attempt holds the key now
+	 */
+	PaymentOutcome complete(Lease lease, GatewayResult.Approved approved) {
+		return complete(lease, (payment) -> {
+			payment.markSucceeded(approved.providerReference(), now());
+			return this.responses.created(payment);
+		});
+	}
+
+	PaymentOutcome complete(Lease lease, GatewayResult.Declined declined) {
+		return complete(lease, (payment) -> {
+			payment.markDeclined(declined.providerReference(), declined.declineCode(), now());
+			return this.responses.declined(payment);
+		});
+	}
+
+	/** Reconciliation gave up: payment FAILED and the failure stored for every retry. */
+	PaymentOutcome fail(Lease lease) {
+		return complete(lease, (payment) -> {
+			payment.markFailed(now());
+			return this.responses.failed(payment);
+		});
 	}
 
 	private GatewayResult callProvider(Payment payment) {
@@ -123,8 +139,9 @@ public class PaymentService {
 		}
 	}
 
-	private PaymentOutcome complete(Lease lease, Supplier<StoredResponse> finish) {
-		return this.idempotency.complete(lease, finish)
+	private PaymentOutcome complete(Lease lease, Function<Payment, StoredResponse> finish) {
+		PaymentId paymentId = new PaymentId(lease.resourceId());
+		return this.idempotency.complete(lease, () -> finish.apply(load(paymentId)))
 			.<PaymentOutcome>map((response) -> new PaymentOutcome.Completed(response, false))
 			// Another attempt took the key over and will complete the same payment.
 			.orElseGet(() -> new PaymentOutcome.InProgress(this.idempotency.retryAfter()));
@@ -137,12 +154,16 @@ public class PaymentService {
 		return new PaymentOutcome.Unresolved(paymentId, this.idempotency.retryAfter(), outcomeUnknown);
 	}
 
-	private Payment load(PaymentId paymentId) {
+	/**
+	 * A payment by id, whatever its client; for the reconciler.
+	 * @throws IllegalStateException if the payment does not exist
+	 */
+	Payment load(PaymentId paymentId) {
 		return this.payments.findById(paymentId.value())
 			.orElseThrow(() -> new IllegalStateException("Claimed payment " + paymentId + " does not exist"));
 	}
 
-	private Instant now() {
+	Instant now() {
 		// PostgreSQL keeps microseconds; a receipt must read the same before and after a
 		// reload.
 		return this.clock.instant().truncatedTo(ChronoUnit.MICROS);

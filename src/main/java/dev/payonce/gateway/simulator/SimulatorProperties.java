@@ -9,21 +9,65 @@ import org.springframework.validation.annotation.Validated;
 /**
  * Settings of the simulated provider, under {@code payonce.gateway.simulator.*}.
  *
- * @param latency how long each charge takes before the provider answers (default 0)
+ * <p>
+ * A charge call is bounded by {@code timeout}, like a real HTTP client's: latency or a
+ * delay after the charge that reaches it ends the call as an unknown outcome. Each fault
+ * can fire at random ({@code rate}, a probability from 0 to 1) and deterministically on
+ * every Nth charge call ({@code every}, 0 for never); either one firing is enough.
+ *
+ * @param latency how long each charge takes before the provider acts (default 0)
+ * @param timeout the simulated client timeout of one charge call (default 10s)
+ * @param delayAfterCharge how long the provider takes to answer after writing a new
+ * charge to its ledger (default 0); lets a test kill the process at that moment
+ * @param refuse refuse before charging: connection refused, 429 ({@code NotAttempted})
+ * @param errorBeforeCharge fail with a 5xx before charging ({@code Unknown}, nothing
+ * charged)
+ * @param timeoutAfterCharge charge, then time out ({@code Unknown} while the ledger holds
+ * the charge)
  */
 @Validated
 @ConfigurationProperties("payonce.gateway.simulator")
-public record SimulatorProperties(@DefaultValue("0s") Duration latency) {
+public record SimulatorProperties(@DefaultValue("0s") Duration latency, @DefaultValue("10s") Duration timeout,
+		@DefaultValue("0s") Duration delayAfterCharge, @DefaultValue Fault refuse,
+		@DefaultValue Fault errorBeforeCharge, @DefaultValue Fault timeoutAfterCharge) {
 
 	/**
-	 * Checks the latency.
-	 * @throws IllegalArgumentException if the latency is negative
+	 * Checks the durations.
+	 * @throws IllegalArgumentException if a duration is negative or the timeout is not
+	 * positive
 	 */
 	public SimulatorProperties {
-		if (latency.isNegative()) {
+		if (latency.isNegative() || delayAfterCharge.isNegative()) {
 			throw new IllegalArgumentException(
-					"payonce.gateway.simulator.latency must not be negative, got " + latency);
+					"payonce.gateway.simulator latency and delay-after-charge must not be negative");
 		}
+		if (timeout.isNegative() || timeout.isZero()) {
+			throw new IllegalArgumentException("payonce.gateway.simulator.timeout must be positive, got " + timeout);
+		}
+	}
+
+	/**
+	 * One injected fault.
+	 *
+	 * @param rate the probability, 0 to 1, that a charge call meets the fault (default 0)
+	 * @param every meet the fault on every Nth charge call, 0 for never (default 0)
+	 */
+	public record Fault(@DefaultValue("0") double rate, @DefaultValue("0") int every) {
+
+		/**
+		 * Checks the ranges.
+		 * @throws IllegalArgumentException if {@code rate} is outside 0 to 1 or
+		 * {@code every} is negative
+		 */
+		public Fault {
+			if (rate < 0 || rate > 1) {
+				throw new IllegalArgumentException("A simulator fault rate must be between 0 and 1, got " + rate);
+			}
+			if (every < 0) {
+				throw new IllegalArgumentException("A simulator fault's every must be 0 or more, got " + every);
+			}
+		}
+
 	}
 
 }

@@ -1,0 +1,56 @@
+package dev.payonce.payment;
+
+import java.time.Duration;
+
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.stereotype.Component;
+
+import dev.payonce.idempotency.IdempotencyService;
+
+/**
+ * Refuses to start Payonce with timings that could charge twice or lose a payment
+ * (DESIGN.md section 4): the lease must outlast the provider's worst-case call plus a
+ * margin, or a slow call could outlive its lease while a takeover re-drives the payment;
+ * and the reconciler's give-up window must outlast a lease plus a worst-case call, or a
+ * charge still in flight could land on a payment already marked FAILED.
+ */
+@Component
+class LeaseGuard implements InitializingBean {
+
+	private final IdempotencyService idempotency;
+
+	private final PaymentGateway gateway;
+
+	private final ReconciliationProperties reconciliation;
+
+	LeaseGuard(IdempotencyService idempotency, PaymentGateway gateway, ReconciliationProperties reconciliation) {
+		this.idempotency = idempotency;
+		this.gateway = gateway;
+		this.reconciliation = reconciliation;
+	}
+
+	@Override
+	public void afterPropertiesSet() {
+		check(this.idempotency.lease(), this.gateway.worstCaseCallDuration(), this.reconciliation);
+	}
+
+	/**
+	 * Checks the timings.
+	 * @throws IllegalStateException naming the settings to change
+	 */
+	static void check(Duration lease, Duration worstCaseCall, ReconciliationProperties reconciliation) {
+		Duration minimumLease = worstCaseCall.plus(reconciliation.leaseMargin());
+		if (lease.compareTo(minimumLease) <= 0) {
+			throw new IllegalStateException("payonce.idempotency.lease (" + lease
+					+ ") must be longer than the provider's worst-case call (" + worstCaseCall
+					+ ") plus payonce.reconciliation.lease-margin (" + reconciliation.leaseMargin() + ")");
+		}
+		Duration minimumGiveUp = lease.plus(worstCaseCall);
+		if (reconciliation.giveUpAfter().compareTo(minimumGiveUp) <= 0) {
+			throw new IllegalStateException("payonce.reconciliation.give-up-after (" + reconciliation.giveUpAfter()
+					+ ") must be longer than payonce.idempotency.lease plus the provider's worst-case call ("
+					+ minimumGiveUp + ")");
+		}
+	}
+
+}

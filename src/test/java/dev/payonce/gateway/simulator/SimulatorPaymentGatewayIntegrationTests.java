@@ -1,0 +1,159 @@
+package dev.payonce.gateway.simulator;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Currency;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.PlatformTransactionManager;
+
+import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.gateway.simulator.SimulatorProperties.Fault;
+import dev.payonce.payment.ChargeRequest;
+import dev.payonce.payment.GatewayResult;
+import dev.payonce.payment.Money;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The simulator behaves like a provider: one charge per provider idempotency key, a
+ * ledger that answers lookups, and each configured fault with its documented effect on
+ * the ledger. Each test builds its own simulator with the fault under test firing on
+ * every call.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@Import(TestcontainersConfiguration.class)
+class SimulatorPaymentGatewayIntegrationTests {
+
+	private static final Fault OFF = new Fault(0, 0);
+
+	private static final Fault ALWAYS = new Fault(0, 1);
+
+	@Autowired
+	JdbcClient jdbc;
+
+	@Autowired
+	PlatformTransactionManager transactionManager;
+
+	@Test
+	void chargesOncePerProviderIdempotencyKey() {
+		SimulatorPaymentGateway simulator = simulator(OFF, OFF, OFF, Duration.ZERO);
+		ChargeRequest request = charge("pm_card_visa");
+
+		GatewayResult first = simulator.charge(request);
+		GatewayResult second = simulator.charge(request);
+
+		assertThat(first).isInstanceOf(GatewayResult.Approved.class);
+		assertThat(second).isEqualTo(first);
+		assertThat(ledgerRows(request)).isEqualTo(1);
+		assertThat(simulator.lookup(request.providerIdempotencyKey())).isEqualTo(first);
+	}
+
+	@Test
+	void declinesTestTokensAndRemembersTheDecline() {
+		SimulatorPaymentGateway simulator = simulator(OFF, OFF, OFF, Duration.ZERO);
+		ChargeRequest request = charge("pm_card_chargeDeclinedInsufficientFunds");
+
+		GatewayResult result = simulator.charge(request);
+
+		assertThat(result).isInstanceOfSatisfying(GatewayResult.Declined.class,
+				(declined) -> assertThat(declined.declineCode()).isEqualTo("insufficient_funds"));
+		assertThat(simulator.charge(request)).isEqualTo(result);
+		assertThat(ledgerRows(request)).isEqualTo(1);
+	}
+
+	@Test
+	void refusalChargesNothing() {
+		SimulatorPaymentGateway simulator = simulator(ALWAYS, OFF, OFF, Duration.ZERO);
+		ChargeRequest request = charge("pm_card_visa");
+
+		GatewayResult result = simulator.charge(request);
+
+		assertThat(result).isInstanceOf(GatewayResult.NotAttempted.class);
+		assertThat(ledgerRows(request)).isZero();
+		assertThat(simulator.lookup(request.providerIdempotencyKey())).isInstanceOf(GatewayResult.NotAttempted.class);
+	}
+
+	@Test
+	void errorBeforeChargeIsUnknownAndChargesNothing() {
+		SimulatorPaymentGateway simulator = simulator(OFF, ALWAYS, OFF, Duration.ZERO);
+		ChargeRequest request = charge("pm_card_visa");
+
+		GatewayResult result = simulator.charge(request);
+
+		assertThat(result).isInstanceOf(GatewayResult.Unknown.class);
+		assertThat(ledgerRows(request)).isZero();
+	}
+
+	@Test
+	void timeoutAfterChargeIsUnknownWhileTheLedgerHoldsTheCharge() {
+		SimulatorPaymentGateway faulty = simulator(OFF, OFF, ALWAYS, Duration.ZERO);
+		SimulatorPaymentGateway healthy = simulator(OFF, OFF, OFF, Duration.ZERO);
+		ChargeRequest request = charge("pm_card_visa");
+
+		GatewayResult result = faulty.charge(request);
+
+		assertThat(result).isInstanceOf(GatewayResult.Unknown.class);
+		assertThat(ledgerRows(request)).isEqualTo(1);
+		GatewayResult found = healthy.lookup(request.providerIdempotencyKey());
+		assertThat(found).isInstanceOf(GatewayResult.Approved.class);
+		assertThat(healthy.charge(request)).isEqualTo(found);
+		assertThat(ledgerRows(request)).isEqualTo(1);
+	}
+
+	@Test
+	void delayAfterChargeIsCutShortByTheClientTimeout() {
+		SimulatorPaymentGateway slow = new SimulatorPaymentGateway(this.jdbc, this.transactionManager,
+				new SimulatorProperties(Duration.ZERO, Duration.ofMillis(200), Duration.ofSeconds(30), OFF, OFF, OFF),
+				Clock.systemUTC());
+		ChargeRequest request = charge("pm_card_visa");
+		long started = System.nanoTime();
+
+		GatewayResult result = slow.charge(request);
+
+		assertThat(result).isInstanceOf(GatewayResult.Unknown.class);
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+		assertThat(ledgerRows(request)).isEqualTo(1);
+		assertThat(slow.worstCaseCallDuration()).isEqualTo(Duration.ofMillis(200));
+	}
+
+	@Test
+	void everyNthFaultFiresOnExactlyThoseCalls() {
+		SimulatorPaymentGateway simulator = simulator(new Fault(0, 3), OFF, OFF, Duration.ZERO);
+
+		GatewayResult first = simulator.charge(charge("pm_card_visa"));
+		GatewayResult second = simulator.charge(charge("pm_card_visa"));
+		GatewayResult third = simulator.charge(charge("pm_card_visa"));
+
+		assertThat(first).isInstanceOf(GatewayResult.Approved.class);
+		assertThat(second).isInstanceOf(GatewayResult.Approved.class);
+		assertThat(third).isInstanceOf(GatewayResult.NotAttempted.class);
+	}
+
+	private SimulatorPaymentGateway simulator(Fault refuse, Fault errorBeforeCharge, Fault timeoutAfterCharge,
+			Duration latency) {
+		return new SimulatorPaymentGateway(this.jdbc, this.transactionManager, new SimulatorProperties(latency,
+				Duration.ofSeconds(10), Duration.ZERO, refuse, errorBeforeCharge, timeoutAfterCharge),
+				Clock.systemUTC());
+	}
+
+	private static ChargeRequest charge(String paymentMethod) {
+		return new ChargeRequest("test-" + UUID.randomUUID(), new Money(1500, Currency.getInstance("EUR")),
+				paymentMethod, "order-1");
+	}
+
+	private long ledgerRows(ChargeRequest request) {
+		return this.jdbc.sql("SELECT count(*) FROM simulated_provider_charges WHERE provider_idempotency_key = ?")
+			.param(request.providerIdempotencyKey())
+			.query(Long.class)
+			.single();
+	}
+
+}

@@ -1,0 +1,97 @@
+package dev.payonce.payment.web;
+
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.payment.web.PaymentsApi.Reply;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * DESIGN.md section 4, step 3: a provider that refuses or whose outcome is unknown gets a
+ * 503 with {@code Retry-After} and {@code paymentId}, the payment stays PENDING, and the
+ * client's retry with the same key resolves it without a second charge.
+ *
+ * <p>
+ * The simulator's faults fire deterministically by charge call: every 2nd call charges
+ * and then times out, every 4th call is refused before charging (refusal wins). This
+ * class's context is its own, so the one test below sees calls 1 to 5 in order.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "payonce.gateway.simulator.timeout-after-charge.every=2",
+				"payonce.gateway.simulator.refuse.every=4", "payonce.reconciliation.enabled=false" })
+@Import(TestcontainersConfiguration.class)
+class ProviderFaultIntegrationTests {
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	JdbcClient jdbc;
+
+	@Test
+	void retryWithSameKeyResolvesUnknownAndRefusedChargesWithoutSecondCharge() {
+		PaymentsApi api = new PaymentsApi(this.port);
+		String unknownKey = "unknown-" + UUID.randomUUID();
+		String refusedKey = "refused-" + UUID.randomUUID();
+		String unknownBody = PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 3000, "ILS");
+		String refusedBody = PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 4000, "ILS");
+
+		Reply healthy = api.pay("healthy-" + UUID.randomUUID(),
+				PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 1000, "ILS"));
+		Reply unknown = api.pay(unknownKey, unknownBody);
+		String unknownPaymentId = unknown.field("paymentId");
+		String statusWhileUnknown = api.get("/payments/" + unknownPaymentId).field("status");
+		long ledgerWhileUnknown = charges(unknownPaymentId);
+		Reply unknownRetry = api.pay(unknownKey, unknownBody);
+		Reply refused = api.pay(refusedKey, refusedBody);
+		String refusedPaymentId = refused.field("paymentId");
+		long ledgerWhileRefused = charges(refusedPaymentId);
+		Reply refusedRetry = api.pay(refusedKey, refusedBody);
+
+		assertThat(healthy.status()).isEqualTo(201);
+		assertThat(unknown.status()).isEqualTo(503);
+		assertThat(unknown.problemType()).endsWith("/payment-outcome-unknown");
+		assertThat(unknown.header("Retry-After")).contains("1");
+		assertThat(statusWhileUnknown).isEqualTo("PENDING");
+		assertThat(ledgerWhileUnknown).isEqualTo(1);
+		assertThat(unknownRetry.status()).isEqualTo(201);
+		assertThat(unknownRetry.field("id")).isEqualTo(unknownPaymentId);
+		assertThat(unknownRetry.field("providerReference")).isEqualTo(reference(unknownPaymentId));
+		assertThat(charges(unknownPaymentId)).isEqualTo(1);
+
+		assertThat(refused.status()).isEqualTo(503);
+		assertThat(refused.problemType()).endsWith("/payment-provider-unavailable");
+		assertThat(refused.header("Retry-After")).isPresent();
+		assertThat(ledgerWhileRefused).isZero();
+		assertThat(refusedRetry.status()).isEqualTo(201);
+		assertThat(refusedRetry.field("id")).isEqualTo(refusedPaymentId);
+		assertThat(charges(refusedPaymentId)).isEqualTo(1);
+		assertThat(api.pay(refusedKey, refusedBody).body()).isEqualTo(refusedRetry.body());
+	}
+
+	private long charges(String paymentId) {
+		return this.jdbc.sql("SELECT count(*) FROM simulated_provider_charges WHERE provider_idempotency_key = ?")
+			.param("payonce-payment-" + paymentId)
+			.query(Long.class)
+			.single();
+	}
+
+	private String reference(String paymentId) {
+		return this.jdbc
+			.sql("SELECT provider_reference FROM simulated_provider_charges WHERE provider_idempotency_key = ?")
+			.param("payonce-payment-" + paymentId)
+			.query(String.class)
+			.single();
+	}
+
+}
