@@ -2,23 +2,27 @@ package dev.payonce.payment.web;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.payonce.PayonceProcess;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
@@ -43,6 +47,9 @@ class ConcurrentPaymentIntegrationTests {
 
 	@Autowired
 	JdbcClient jdbc;
+
+	@Autowired
+	JdbcConnectionDetails database;
 
 	PaymentsApi api;
 
@@ -79,17 +86,50 @@ class ConcurrentPaymentIntegrationTests {
 		}
 	}
 
+	@Test
+	void chargesProviderOnceForConcurrentRequestsSpreadAcrossTwoInstances() throws Exception {
+		try (PayonceProcess second = PayonceProcess.start("second-instance", this.database,
+				Map.of("payonce.gateway.simulator.latency", "50ms"))) {
+			second.awaitReady();
+			PaymentsApi other = new PaymentsApi(second.port());
+			for (int round = 0; round < ROUNDS; round++) {
+				String key = "two-instances-" + UUID.randomUUID();
+				String orderId = "order-" + UUID.randomUUID();
+				String body = PaymentIdempotencyIntegrationTests.body(orderId, 2600, "ILS");
+
+				List<Reply> replies = sendTogether((i) -> ((i % 2 == 0) ? this.api : other).pay(key, body));
+
+				assertThat(replies).allSatisfy((reply) -> assertThat(reply.status()).isIn(201, 409));
+				List<Reply> created = replies.stream().filter((reply) -> reply.status() == 201).toList();
+				assertThat(created).isNotEmpty();
+				assertThat(created).allSatisfy((reply) -> assertThat(reply.body()).isEqualTo(created.get(0).body()));
+				assertThat(created.stream().filter((reply) -> reply.header("Idempotent-Replayed").isEmpty()))
+					.hasSize(1);
+				String paymentId = created.get(0).field("id");
+				assertThat(count("SELECT count(*) FROM payments WHERE order_id = ?", orderId)).isEqualTo(1);
+				assertThat(count("SELECT count(*) FROM simulated_provider_charges WHERE provider_idempotency_key = ?",
+						"payonce-payment-" + paymentId))
+					.isEqualTo(1);
+			}
+		}
+	}
+
 	private List<Reply> sendTogether(String key, String body) throws Exception {
+		return sendTogether((i) -> this.api.pay(key, body));
+	}
+
+	private List<Reply> sendTogether(IntFunction<Reply> request) throws Exception {
 		CountDownLatch ready = new CountDownLatch(REQUESTS);
 		CountDownLatch go = new CountDownLatch(1);
 		ExecutorService threads = Executors.newFixedThreadPool(REQUESTS);
 		try {
 			List<Future<Reply>> futures = new ArrayList<>();
 			for (int i = 0; i < REQUESTS; i++) {
+				int index = i;
 				futures.add(threads.submit(() -> {
 					ready.countDown();
 					go.await();
-					return this.api.pay(key, body);
+					return request.apply(index);
 				}));
 			}
 			assertThat(ready.await(30, TimeUnit.SECONDS)).isTrue();
