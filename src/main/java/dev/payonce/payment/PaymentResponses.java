@@ -1,8 +1,10 @@
 package dev.payonce.payment;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.http.HttpHeaders;
@@ -41,27 +43,31 @@ public class PaymentResponses {
 	}
 
 	StoredResponse declined(Payment payment) {
-		Map<String, Object> problem = new LinkedHashMap<>();
-		problem.put("type", ProblemTypes.of("payment-declined").toString());
-		problem.put("title", "Payment declined");
-		problem.put("status", 402);
-		problem.put("detail", "The payment provider declined the payment.");
-		problem.put("instance", "/payments");
-		problem.put("paymentId", payment.id().toString());
-		problem.put("declineCode", payment.declineCode());
-		return new StoredResponse(402, Map.of(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_PROBLEM_JSON_VALUE),
-				this.json.writeValueAsString(problem));
+		return paymentRequired(payment, "payment-declined", "Payment declined",
+				"The payment provider declined the payment.",
+				Collections.singletonMap("declineCode", payment.declineCode()));
 	}
 
 	StoredResponse failed(Payment payment) {
-		Map<String, Object> problem = new LinkedHashMap<>();
-		problem.put("type", ProblemTypes.of("payment-failed").toString());
-		problem.put("title", "Payment failed");
+		return paymentRequired(payment, "payment-failed", "Payment failed",
+				"The payment provider never processed this payment and nothing was charged. "
+						+ "Use a new Idempotency-Key to try again.",
+				Map.of());
+	}
+
+	/**
+	 * A final 402 problem about one payment, rendered once and stored for every replay.
+	 */
+	private StoredResponse paymentRequired(Payment payment, String slug, String title, String detail,
+			Map<String, @Nullable Object> extensions) {
+		Map<String, @Nullable Object> problem = new LinkedHashMap<>();
+		problem.put("type", ProblemTypes.of(slug).toString());
+		problem.put("title", title);
 		problem.put("status", 402);
-		problem.put("detail", "The payment provider never processed this payment and nothing was charged. "
-				+ "Use a new Idempotency-Key to try again.");
+		problem.put("detail", detail);
 		problem.put("instance", "/payments");
 		problem.put("paymentId", payment.id().toString());
+		problem.putAll(extensions);
 		return new StoredResponse(402, Map.of(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_PROBLEM_JSON_VALUE),
 				this.json.writeValueAsString(problem));
 	}
