@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -59,7 +60,10 @@ public final class PayonceProcess implements AutoCloseable {
 		String java = ProcessHandle.current().info().command().orElse("java");
 		List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m",
 				"-jar", jar, "--server.port=" + port));
-		settings.forEach((key, value) -> command.add("--" + key + "=" + value));
+		Map<String, String> all = new HashMap<>(Map.of("payonce.security.dev-client.enabled", "true",
+				"payonce.security.admin-token", TestCredentials.ADMIN_TOKEN));
+		all.putAll(settings);
+		all.forEach((key, value) -> command.add("--" + key + "=" + value));
 		Path log = Path.of("target", "processes", name + ".log");
 		Files.createDirectories(log.getParent());
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
@@ -78,7 +82,9 @@ public final class PayonceProcess implements AutoCloseable {
 	 */
 	public PayonceProcess awaitReady() {
 		HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+		// 404 as the development client: up, and the client exists.
 		HttpRequest probe = HttpRequest.newBuilder(URI.create(baseUrl() + "/payments/" + UUID.randomUUID()))
+			.header("Authorization", "Bearer " + TestCredentials.DEV_KEY)
 			.timeout(Duration.ofSeconds(2))
 			.build();
 		await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() -> {

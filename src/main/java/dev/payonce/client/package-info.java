@@ -1,8 +1,8 @@
 /**
- * Who is calling: the {@link dev.payonce.client.ClientId} every idempotency key and
- * payment is scoped to. Until authentication exists every request belongs to one built-in
- * client; the scope is in the schema from the first migration so that adding clients
- * changes no data.
+ * Who is calling: clients, their API keys, and the {@link dev.payonce.client.ClientId}
+ * every idempotency key and payment is scoped to. Every request to the payments API
+ * authenticates with {@code Authorization: Bearer <API key>}; the admin API with a
+ * separate admin token. API keys are stored only as SHA-256 digests.
  */
 @NullMarked
 package dev.payonce.client;

@@ -13,8 +13,10 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.transaction.TransactionException;
 import org.springframework.web.ErrorResponse;
+import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
@@ -56,6 +58,33 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 		problem.setType(ProblemTypes.of("internal-error"));
 		problem.setTitle("Internal error");
 		return handleExceptionInternal(ex, problem, new HttpHeaders(), HttpStatus.INTERNAL_SERVER_ERROR, request);
+	}
+
+	@Override
+	protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex,
+			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
+				"The request body breaks the contract; see errors.");
+		problem.setType(ProblemTypes.of("invalid-request"));
+		problem.setTitle("Invalid request");
+		problem.setProperty("errors",
+				ex.getFieldErrors()
+					.stream()
+					.map((error) -> Map.of("field", error.getField(), "message",
+							(error.getDefaultMessage() != null) ? error.getDefaultMessage() : "is invalid"))
+					.toList());
+		return handleExceptionInternal(ex, problem, headers, HttpStatus.BAD_REQUEST, request);
+	}
+
+	@Override
+	protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
+			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+		// The parser's message quotes the input and names classes: never pass it on.
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
+				"The request body is not valid JSON of the expected shape.");
+		problem.setType(ProblemTypes.of("invalid-request"));
+		problem.setTitle("Invalid request");
+		return handleExceptionInternal(ex, problem, headers, HttpStatus.BAD_REQUEST, request);
 	}
 
 	@Override

@@ -23,6 +23,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.payonce.TestCredentials;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
@@ -89,7 +90,8 @@ class PaymentValidationIntegrationTests {
 		byte[] body = VALID.getBytes(StandardCharsets.US_ASCII);
 		ByteArrayOutputStream request = new ByteArrayOutputStream();
 		request.writeBytes(("POST /payments HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
-				+ "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\nIdempotency-Key: caf")
+				+ "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\nAuthorization: Bearer "
+				+ TestCredentials.DEV_KEY + "\r\nIdempotency-Key: caf")
 			.getBytes(StandardCharsets.US_ASCII));
 		request.write(0xE9);
 		request.writeBytes("\r\n\r\n".getBytes(StandardCharsets.US_ASCII));

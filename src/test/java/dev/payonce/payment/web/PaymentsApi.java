@@ -11,6 +11,8 @@ import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.payonce.TestCredentials;
+
 /**
  * A real HTTP client for the payments API in tests: the JDK's {@link HttpClient} against
  * the server on its random port, so every request crosses Tomcat exactly as a client's
@@ -24,8 +26,20 @@ final class PaymentsApi {
 
 	private final URI base;
 
+	private final String apiKey;
+
 	PaymentsApi(int port) {
+		this(port, TestCredentials.DEV_KEY);
+	}
+
+	PaymentsApi(int port, String apiKey) {
 		this.base = URI.create("http://localhost:" + port);
+		this.apiKey = apiKey;
+	}
+
+	/** The same server, as another caller. */
+	PaymentsApi as(String apiKey) {
+		return new PaymentsApi(this.base.getPort(), apiKey);
 	}
 
 	/** POST /payments with an Idempotency-Key and a JSON body. */
@@ -35,8 +49,13 @@ final class PaymentsApi {
 			.POST(HttpRequest.BodyPublishers.ofString(json)));
 	}
 
-	/** A POST /payments shaped by the caller (headers, body). */
+	/** A request shaped by the caller, sent with this client's API key. */
 	Reply send(HttpRequest.Builder builder) {
+		return sendWithoutKey(builder.setHeader("Authorization", "Bearer " + this.apiKey));
+	}
+
+	/** A request shaped by the caller, with exactly the headers it set. */
+	Reply sendWithoutKey(HttpRequest.Builder builder) {
 		try {
 			HttpResponse<String> response = this.http.send(builder.timeout(Duration.ofSeconds(30)).build(),
 					HttpResponse.BodyHandlers.ofString());

@@ -1,0 +1,122 @@
+package dev.payonce.client;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Creates clients, issues and rotates their API keys, disables them, and authenticates
+ * API keys. Keys are stored only as SHA-256 digests; a key is shown once, in the
+ * {@link IssuedKey} that creates or rotates it. Log lines name client ids, never keys.
+ */
+@Service
+public class ClientAdministration {
+
+	private static final Logger log = LoggerFactory.getLogger(ClientAdministration.class);
+
+	private final Clients clients;
+
+	private final Clock clock;
+
+	ClientAdministration(Clients clients, Clock clock) {
+		this.clients = clients;
+		this.clock = clock;
+	}
+
+	/**
+	 * Creates a client with a first API key, in one transaction.
+	 * @param name a human name, 1-100 characters
+	 * @param live {@code true} for an {@code sk_live_} key, {@code false} for
+	 * {@code sk_test_}
+	 * @return the client and its key
+	 */
+	@Transactional
+	public IssuedKey create(String name, boolean live) {
+		Client client = new Client(ClientId.random(), name, now(), null);
+		this.clients.insert(client);
+		ApiKey key = ApiKey.generate(live);
+		this.clients.insertKey(client.id(), key, client.createdAt());
+		log.info("Created client {}", client.id());
+		return new IssuedKey(client, key);
+	}
+
+	/**
+	 * Every client, oldest first, without secrets.
+	 * @return the clients
+	 */
+	@Transactional(readOnly = true)
+	public List<Client> list() {
+		return this.clients.findAll();
+	}
+
+	/**
+	 * Replaces every active key of an active client with one new key, in one transaction:
+	 * the old keys stop working at once.
+	 * @param clientId the client
+	 * @param live the new key's kind
+	 * @return the client and its new key, or empty if there is no such active client
+	 */
+	@Transactional
+	public Optional<IssuedKey> rotate(ClientId clientId, boolean live) {
+		Optional<Client> client = this.clients.find(clientId).filter((found) -> found.disabledAt() == null);
+		client.ifPresent((found) -> log.info("Rotated the API keys of client {}", clientId));
+		return client.map((found) -> {
+			Instant now = now();
+			this.clients.revokeKeys(clientId, now);
+			ApiKey key = ApiKey.generate(live);
+			this.clients.insertKey(clientId, key, now);
+			return new IssuedKey(found, key);
+		});
+	}
+
+	/**
+	 * Disables a client: its keys stop working at once. Its payments stay.
+	 * @param clientId the client
+	 * @return the client as it is now, or empty if there is no such client
+	 */
+	@Transactional
+	public Optional<Client> disable(ClientId clientId) {
+		if (this.clients.disable(clientId, now())) {
+			log.info("Disabled client {}", clientId);
+		}
+		return this.clients.find(clientId);
+	}
+
+	/**
+	 * The active client an API key belongs to, looked up by the key's digest.
+	 * @param key the presented key
+	 * @return the client, or empty if the key is unknown or revoked or its client
+	 * disabled
+	 */
+	@Transactional(readOnly = true)
+	public Optional<ClientId> authenticate(ApiKey key) {
+		return this.clients.findActiveByKeyDigest(key.digest());
+	}
+
+	/**
+	 * Makes sure a client with a fixed key exists; for the development client. Safe on
+	 * several instances at once.
+	 * @param clientId the client id
+	 * @param name its name
+	 * @param key its fixed key
+	 */
+	@Transactional
+	public void ensure(ClientId clientId, String name, ApiKey key) {
+		Instant now = now();
+		this.clients.insert(new Client(clientId, name, now, null));
+		this.clients.insertKey(clientId, key, now);
+	}
+
+	private Instant now() {
+		return this.clock.instant().truncatedTo(ChronoUnit.MICROS);
+	}
+
+}

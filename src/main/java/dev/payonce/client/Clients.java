@@ -1,0 +1,104 @@
+package dev.payonce.client;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The {@code clients} and {@code api_keys} tables. Every method runs in the caller's
+ * transaction.
+ */
+@Repository
+class Clients {
+
+	private final JdbcClient jdbc;
+
+	Clients(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	/** Inserts the client unless its id exists; true if inserted. */
+	boolean insert(Client client) {
+		return this.jdbc.sql("""
+				INSERT INTO clients (id, name, created_at) VALUES (:id, :name, :createdAt)
+				ON CONFLICT (id) DO NOTHING""")
+			.param("id", client.id().value())
+			.param("name", client.name())
+			.param("createdAt", utc(client.createdAt()))
+			.update() == 1;
+	}
+
+	/** Inserts the key unless its digest exists; true if inserted. */
+	boolean insertKey(ClientId clientId, ApiKey key, Instant now) {
+		return this.jdbc
+			.sql("""
+					INSERT INTO api_keys (key_digest, client_id, key_hint, created_at) VALUES (:digest, :clientId, :hint, :now)
+					ON CONFLICT (key_digest) DO NOTHING""")
+			.param("digest", key.digest())
+			.param("clientId", clientId.value())
+			.param("hint", key.hint())
+			.param("now", utc(now))
+			.update() == 1;
+	}
+
+	/** Revokes every active key of the client; the count revoked. */
+	int revokeKeys(ClientId clientId, Instant now) {
+		return this.jdbc.sql("UPDATE api_keys SET revoked_at = :now WHERE client_id = :clientId AND revoked_at IS NULL")
+			.param("now", utc(now))
+			.param("clientId", clientId.value())
+			.update();
+	}
+
+	/** Disables the client if it is active; true if it was. */
+	boolean disable(ClientId clientId, Instant now) {
+		return this.jdbc.sql("UPDATE clients SET disabled_at = :now WHERE id = :id AND disabled_at IS NULL")
+			.param("now", utc(now))
+			.param("id", clientId.value())
+			.update() == 1;
+	}
+
+	/** The active client owning an active key with this digest. */
+	Optional<ClientId> findActiveByKeyDigest(String digest) {
+		return this.jdbc.sql("""
+				SELECT c.id FROM api_keys k JOIN clients c ON c.id = k.client_id
+				WHERE k.key_digest = :digest AND k.revoked_at IS NULL AND c.disabled_at IS NULL""")
+			.param("digest", digest)
+			.query((rs, row) -> new ClientId(rs.getString("id")))
+			.optional();
+	}
+
+	Optional<Client> find(ClientId clientId) {
+		return this.jdbc.sql("SELECT id, name, created_at, disabled_at FROM clients WHERE id = :id")
+			.param("id", clientId.value())
+			.query((rs, row) -> client(rs.getString("id"), rs.getString("name"),
+					rs.getObject("created_at", OffsetDateTime.class),
+					rs.getObject("disabled_at", OffsetDateTime.class)))
+			.optional();
+	}
+
+	List<Client> findAll() {
+		return this.jdbc.sql("SELECT id, name, created_at, disabled_at FROM clients ORDER BY created_at, id")
+			.query((rs, row) -> client(rs.getString("id"), rs.getString("name"),
+					rs.getObject("created_at", OffsetDateTime.class),
+					rs.getObject("disabled_at", OffsetDateTime.class)))
+			.list();
+	}
+
+	private static Client client(String id, String name, OffsetDateTime createdAt,
+			@Nullable OffsetDateTime disabledAt) {
+		return new Client(new ClientId(id), name, createdAt.toInstant(),
+				(disabledAt != null) ? disabledAt.toInstant() : null);
+	}
+
+	private static OffsetDateTime utc(Instant instant) {
+		return instant.atOffset(ZoneOffset.UTC);
+	}
+
+}

@@ -1,0 +1,40 @@
+package dev.payonce.client;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Security settings, under {@code payonce.security.*}.
+ *
+ * @param adminToken the bearer token of the admin API; at least 32 characters; required
+ * outside the {@code local} profile (the application refuses to start without it)
+ * @param devClient the development client
+ */
+@Validated
+@ConfigurationProperties("payonce.security")
+public record SecurityProperties(@Nullable String adminToken, @DefaultValue DevClient devClient) {
+
+	/** The shortest admin token accepted. */
+	public static final int MIN_ADMIN_TOKEN_LENGTH = 32;
+
+	/**
+	 * A client with a fixed, published test key for local runs. Never enable it where
+	 * real money moves: anyone who read the README can use its key.
+	 *
+	 * @param enabled whether the development client exists (default false; the
+	 * {@code local} profile turns it on)
+	 */
+	public record DevClient(@DefaultValue("false") boolean enabled) {
+
+		/** The development client's id. */
+		public static final ClientId ID = new ClientId("cli_development");
+
+		/** The development client's published key. */
+		public static final ApiKey KEY = new ApiKey("sk_test_LocalDevelopmentKeyDoNotUseInProduction0000");
+
+	}
+
+}

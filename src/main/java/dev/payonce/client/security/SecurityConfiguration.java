@@ -1,0 +1,103 @@
+package dev.payonce.client.security;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
+import org.springframework.core.env.Environment;
+import org.springframework.core.env.Profiles;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.intercept.AuthorizationFilter;
+
+import dev.payonce.client.ClientAdministration;
+import dev.payonce.client.ClientId;
+import dev.payonce.client.CurrentClient;
+import dev.payonce.client.SecurityProperties;
+
+/**
+ * HTTP security: stateless bearer authentication, no session, no CSRF (no cookies are
+ * ever read), no form or basic login. The payments API needs a client's API key, the
+ * admin API the admin token, and only the health endpoint is public.
+ */
+@Configuration(proxyBeanMethods = false)
+class SecurityConfiguration {
+
+	private static final Logger log = LoggerFactory.getLogger(SecurityConfiguration.class);
+
+	@Bean
+	SecurityFilterChain securityFilterChain(HttpSecurity http, ClientAdministration clients,
+			SecurityProperties properties, JsonMapper json) {
+		ProblemWriter problems = new ProblemWriter(json);
+		return http.csrf((csrf) -> csrf.disable())
+			.sessionManagement((sessions) -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+			.httpBasic((basic) -> basic.disable())
+			.formLogin((form) -> form.disable())
+			.logout((logout) -> logout.disable())
+			.requestCache((cache) -> cache.disable())
+			.anonymous((anonymous) -> anonymous.disable())
+			.addFilterBefore(new BearerTokenFilter(clients, properties.adminToken(), problems),
+					AuthorizationFilter.class)
+			.exceptionHandling(
+					(exceptions) -> exceptions.authenticationEntryPoint(problems).accessDeniedHandler(problems))
+			.authorizeHttpRequests((requests) -> requests.requestMatchers("/actuator/health", "/actuator/health/**")
+				.permitAll()
+				.requestMatchers("/error")
+				.permitAll()
+				.requestMatchers("/admin/**")
+				.hasRole("ADMIN")
+				.requestMatchers("/payments", "/payments/**")
+				.hasRole("CLIENT")
+				.anyRequest()
+				.authenticated())
+			.build();
+	}
+
+	@Bean
+	CurrentClient currentClient() {
+		return () -> {
+			Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+			if (authentication != null && authentication.getPrincipal() instanceof ClientId clientId) {
+				return clientId;
+			}
+			throw new IllegalStateException("The request is not authenticated as a client");
+		};
+	}
+
+	@Bean
+	InitializingBean adminTokenGuard(SecurityProperties properties, Environment environment) {
+		return () -> {
+			String token = properties.adminToken();
+			boolean local = environment.acceptsProfiles(Profiles.of("local"));
+			if ((token == null || token.isBlank()) && !local) {
+				throw new IllegalStateException(
+						"payonce.security.admin-token is required outside the local profile (PAYONCE_SECURITY_ADMIN_TOKEN)");
+			}
+			if (token != null && token.length() < SecurityProperties.MIN_ADMIN_TOKEN_LENGTH) {
+				throw new IllegalStateException("payonce.security.admin-token must be at least "
+						+ SecurityProperties.MIN_ADMIN_TOKEN_LENGTH + " characters");
+			}
+		};
+	}
+
+	@EventListener(ApplicationReadyEvent.class)
+	void createDevelopmentClient(ApplicationReadyEvent event) {
+		SecurityProperties properties = event.getApplicationContext().getBean(SecurityProperties.class);
+		if (properties.devClient().enabled()) {
+			event.getApplicationContext()
+				.getBean(ClientAdministration.class)
+				.ensure(SecurityProperties.DevClient.ID, "Development client", SecurityProperties.DevClient.KEY);
+			log.warn("The development client {} is enabled with its published test key: never do this where real "
+					+ "money moves (payonce.security.dev-client.enabled)", SecurityProperties.DevClient.ID);
+		}
+	}
+
+}
