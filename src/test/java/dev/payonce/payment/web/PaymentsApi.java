@@ -18,7 +18,7 @@ import dev.payonce.TestCredentials;
  * the server on its random port, so every request crosses Tomcat exactly as a client's
  * would.
  */
-final class PaymentsApi {
+public final class PaymentsApi {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -28,34 +28,34 @@ final class PaymentsApi {
 
 	private final String apiKey;
 
-	PaymentsApi(int port) {
+	public PaymentsApi(int port) {
 		this(port, TestCredentials.DEV_KEY);
 	}
 
-	PaymentsApi(int port, String apiKey) {
+	public PaymentsApi(int port, String apiKey) {
 		this.base = URI.create("http://localhost:" + port);
 		this.apiKey = apiKey;
 	}
 
 	/** The same server, as another caller. */
-	PaymentsApi as(String apiKey) {
+	public PaymentsApi as(String apiKey) {
 		return new PaymentsApi(this.base.getPort(), apiKey);
 	}
 
 	/** POST /payments with an Idempotency-Key and a JSON body. */
-	Reply pay(String key, String json) {
+	public Reply pay(String key, String json) {
 		return send(request("/payments").header("Idempotency-Key", key)
 			.header("Content-Type", "application/json")
 			.POST(HttpRequest.BodyPublishers.ofString(json)));
 	}
 
 	/** A request shaped by the caller, sent with this client's API key. */
-	Reply send(HttpRequest.Builder builder) {
+	public Reply send(HttpRequest.Builder builder) {
 		return sendWithoutKey(builder.setHeader("Authorization", "Bearer " + this.apiKey));
 	}
 
 	/** A request shaped by the caller, with exactly the headers it set. */
-	Reply sendWithoutKey(HttpRequest.Builder builder) {
+	public Reply sendWithoutKey(HttpRequest.Builder builder) {
 		try {
 			HttpResponse<String> response = this.http.send(builder.timeout(Duration.ofSeconds(30)).build(),
 					HttpResponse.BodyHandlers.ofString());
@@ -70,43 +70,43 @@ final class PaymentsApi {
 		}
 	}
 
-	HttpRequest.Builder request(String path) {
+	public HttpRequest.Builder request(String path) {
 		return HttpRequest.newBuilder(uri(path));
 	}
 
-	URI uri(String path) {
+	public URI uri(String path) {
 		return this.base.resolve(path);
 	}
 
-	Reply get(String path) {
+	public Reply get(String path) {
 		return send(request(path).GET());
 	}
 
 	/** One HTTP response. */
-	record Reply(HttpResponse<String> response) {
+	public record Reply(HttpResponse<String> response) {
 
-		int status() {
+		public int status() {
 			return this.response.statusCode();
 		}
 
-		String body() {
+		public String body() {
 			return this.response.body();
 		}
 
-		Optional<String> header(String name) {
+		public Optional<String> header(String name) {
 			return this.response.headers().firstValue(name);
 		}
 
-		JsonNode json() {
+		public JsonNode json() {
 			return JSON.readTree(body());
 		}
 
-		String field(String name) {
+		public String field(String name) {
 			JsonNode node = json().get(name);
 			return (node != null) ? node.asString() : "";
 		}
 
-		String problemType() {
+		public String problemType() {
 			return field("type");
 		}
 
