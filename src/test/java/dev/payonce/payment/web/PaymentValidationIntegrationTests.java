@@ -84,30 +84,50 @@ class PaymentValidationIntegrationTests {
 
 	@Test
 	void rejectsKeyWithNonAsciiBytesAndWritesNothing() throws Exception {
+		long rowsBefore = rows();
+
 		// The JDK client would send '?' for a non-ASCII character, so these bytes go over
 		// a raw socket.
-		long rowsBefore = rows();
-		byte[] body = VALID.getBytes(StandardCharsets.US_ASCII);
-		ByteArrayOutputStream request = new ByteArrayOutputStream();
-		request.writeBytes(("POST /payments HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
-				+ "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\nAuthorization: Bearer "
-				+ TestCredentials.DEV_KEY + "\r\nIdempotency-Key: caf")
-			.getBytes(StandardCharsets.US_ASCII));
-		request.write(0xE9);
-		request.writeBytes("\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-		request.writeBytes(body);
-
-		String response;
-		try (Socket socket = new Socket("localhost", this.port)) {
-			socket.setSoTimeout(10_000);
-			socket.getOutputStream().write(request.toByteArray());
-			response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
-		}
+		String response = rawPost("Idempotency-Key: caf", (byte) 0xE9);
 
 		assertThat(response).startsWith("HTTP/1.1 400");
 		assertThat(response).contains("application/problem+json",
 				"https://payonce.dev/problems/idempotency-key-invalid");
 		assertThat(rows()).isEqualTo(rowsBefore);
+	}
+
+	@Test
+	void rejectsHeaderValueWithControlCharacterAsProblemAndWritesNothing() throws Exception {
+		long rowsBefore = rows();
+
+		String response = rawPost("Idempotency-Key: a", (byte) 0x01);
+
+		assertThat(response).startsWith("HTTP/1.1 400");
+		assertThat(response).contains("application/problem+json", "https://payonce.dev/problems/invalid-request")
+			.doesNotContainIgnoringCase("tomcat")
+			.doesNotContain("<html");
+		assertThat(rows()).isEqualTo(rowsBefore);
+	}
+
+	/**
+	 * A valid payment request whose last header ends with one raw byte, sent over a
+	 * socket.
+	 */
+	private String rawPost(String lastHeaderStart, byte lastHeaderByte) throws Exception {
+		byte[] body = VALID.getBytes(StandardCharsets.US_ASCII);
+		ByteArrayOutputStream request = new ByteArrayOutputStream();
+		request.writeBytes(("POST /payments HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+				+ "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\nAuthorization: Bearer "
+				+ TestCredentials.DEV_KEY + "\r\n" + lastHeaderStart)
+			.getBytes(StandardCharsets.US_ASCII));
+		request.write(lastHeaderByte);
+		request.writeBytes("\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+		request.writeBytes(body);
+		try (Socket socket = new Socket("localhost", this.port)) {
+			socket.setSoTimeout(10_000);
+			socket.getOutputStream().write(request.toByteArray());
+			return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+		}
 	}
 
 	static Stream<BadInput> badInputs() {
