@@ -2,6 +2,9 @@ package dev.payonce.idempotency;
 
 import java.time.Duration;
 
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import org.hibernate.validator.constraints.time.DurationMin;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -18,12 +21,28 @@ import org.springframework.validation.annotation.Validated;
  * @param retryAfter the {@code Retry-After} sent with 409 and 503 answers
  * @param inProgressWait how long a request that finds a live lease waits for the first
  * request to finish before answering 409; 0 (the default) answers 409 at once
+ * @param cleanup the retention job that deletes expired completed records
  */
 @Validated
 @ConfigurationProperties("payonce.idempotency")
 public record IdempotencyProperties(@DefaultValue("30s") @DurationMin(seconds = 1) Duration lease,
 		@DefaultValue("24h") @DurationMin(seconds = 1) Duration retention,
 		@DefaultValue("1s") @DurationMin(seconds = 1) Duration retryAfter,
-		@DefaultValue("0s") @DurationMin(seconds = 0) Duration inProgressWait) {
+		@DefaultValue("0s") @DurationMin(seconds = 0) Duration inProgressWait, @DefaultValue @Valid Cleanup cleanup) {
+
+	/**
+	 * The retention job (DESIGN.md section 4, step 6), under
+	 * {@code payonce.idempotency.cleanup.*}.
+	 *
+	 * @param enabled whether this instance runs it (default true)
+	 * @param interval the pause between two runs (default 1m)
+	 * @param batchSize the most records one transaction deletes (default 500), so that no
+	 * run holds many row locks for long
+	 */
+	public record Cleanup(@DefaultValue("true") boolean enabled,
+			@DefaultValue("1m") @DurationMin(millis = 10) Duration interval,
+			@DefaultValue("500") @Min(1) @Max(10_000) int batchSize) {
+
+	}
 
 }

@@ -93,6 +93,25 @@ class IdempotencyRecords {
 	}
 
 	/**
+	 * Deletes up to {@code limit} COMPLETED records that expired before {@code now},
+	 * oldest first. {@code SKIP LOCKED}: concurrent cleanups on several instances delete
+	 * disjoint rows and never wait on each other or on a claim. Never touches IN_PROGRESS
+	 * records.
+	 */
+	int deleteExpired(Instant now, int limit) {
+		return this.jdbc.sql("""
+				DELETE FROM idempotency_records r
+				USING (SELECT client_id, idempotency_key FROM idempotency_records
+				       WHERE status = 'COMPLETED' AND expires_at <= :now
+				       ORDER BY expires_at
+				       LIMIT :limit
+				       FOR UPDATE SKIP LOCKED) expired
+				WHERE r.client_id = expired.client_id AND r.idempotency_key = expired.idempotency_key
+				  AND r.status = 'COMPLETED'
+				""").param("now", utc(now)).param("limit", limit).update();
+	}
+
+	/**
 	 * Takes over up to {@code limit} records whose lease ended before
 	 * {@code staleBefore}, in one statement: {@code SKIP LOCKED} lets several instances
 	 * run it at once without waiting on each other, and the attempt increment fences out

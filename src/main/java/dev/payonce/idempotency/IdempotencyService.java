@@ -3,11 +3,16 @@ package dev.payonce.idempotency;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,12 +65,25 @@ public class IdempotencyService {
 
 	private final Clock clock;
 
+	private final Map<String, Counter> claims = new HashMap<>();
+
 	IdempotencyService(IdempotencyRecords records, PlatformTransactionManager transactionManager,
-			IdempotencyProperties properties, Clock clock) {
+			IdempotencyProperties properties, Clock clock, MeterRegistry meters) {
 		this.records = records;
 		this.transactions = new TransactionTemplate(transactionManager);
 		this.properties = properties;
 		this.clock = clock;
+		for (String outcome : List.of("acquired", "takeover", "replayed", "mismatch", "in_progress")) {
+			this.claims.put(outcome,
+					Counter.builder("payonce.idempotency.claims")
+						.description("Claims of idempotency keys by outcome")
+						.tag("outcome", outcome)
+						.register(meters));
+		}
+		Gauge.builder("payonce.idempotency.leases.expired", this, IdempotencyService::countExpiredLeases)
+			.description(
+					"IN_PROGRESS idempotency records whose lease has ended: work left for a retry or the reconciler")
+			.register(meters);
 	}
 
 	/**
@@ -84,6 +102,21 @@ public class IdempotencyService {
 	 * is then claimed
 	 */
 	public Claim claim(ClaimRequest request, Runnable createResource) {
+		Claim claim = claimWithinWait(request, createResource);
+		this.claims.get(outcome(claim)).increment();
+		return claim;
+	}
+
+	private static String outcome(Claim claim) {
+		return switch (claim) {
+			case Claim.Acquired acquired -> acquired.takeover() ? "takeover" : "acquired";
+			case Claim.Replay replay -> "replayed";
+			case Claim.Mismatch mismatch -> "mismatch";
+			case Claim.InProgress inProgress -> "in_progress";
+		};
+	}
+
+	private Claim claimWithinWait(ClaimRequest request, Runnable createResource) {
 		long deadline = System.nanoTime() + this.properties.inProgressWait().toNanos();
 		long pause = MIN_POLL.toNanos();
 		while (true) {

@@ -2,9 +2,11 @@ package dev.payonce.payment;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 import org.springframework.stereotype.Component;
 
@@ -40,12 +42,15 @@ public class PaymentReconciler {
 
 	private final ReconciliationProperties properties;
 
+	private final PaymentMetrics metrics;
+
 	PaymentReconciler(IdempotencyService idempotency, PaymentService payments, PaymentGateway gateway,
-			ReconciliationProperties properties) {
+			ReconciliationProperties properties, PaymentMetrics metrics) {
 		this.idempotency = idempotency;
 		this.payments = payments;
 		this.gateway = gateway;
 		this.properties = properties;
+		this.metrics = metrics;
 	}
 
 	/**
@@ -58,7 +63,9 @@ public class PaymentReconciler {
 		int failed = 0;
 		int released = 0;
 		for (Lease lease : stale) {
-			switch (settle(lease)) {
+			Settlement settlement = settle(lease);
+			this.metrics.reconciled(settlement.name().toLowerCase(Locale.ROOT));
+			switch (settlement) {
 				case FOUND -> found++;
 				case FAILED -> failed++;
 				case RELEASED -> released++;
@@ -73,6 +80,14 @@ public class PaymentReconciler {
 
 	private Settlement settle(Lease lease) {
 		PaymentId paymentId = new PaymentId(lease.resourceId());
+		try (var clientId = MDC.putCloseable("clientId", lease.clientId().value());
+				var payment = MDC.putCloseable("paymentId", paymentId.toString());
+				var key = MDC.putCloseable("idempotencyKeyDigest", lease.key().digest())) {
+			return settle(lease, paymentId);
+		}
+	}
+
+	private Settlement settle(Lease lease, PaymentId paymentId) {
 		Payment payment = this.payments.load(paymentId);
 		GatewayResult result = lookup(payment);
 		return switch (result) {
@@ -84,13 +99,17 @@ public class PaymentReconciler {
 	}
 
 	private GatewayResult lookup(Payment payment) {
+		long started = System.nanoTime();
+		GatewayResult result;
 		try {
-			return this.gateway.lookup(payment.id().providerIdempotencyKey());
+			result = this.gateway.lookup(payment.id().providerIdempotencyKey());
 		}
 		catch (RuntimeException ex) {
 			log.error("Payment gateway lookup threw for payment {}", payment.id(), ex);
-			return new GatewayResult.Unknown("lookup threw " + ex.getClass().getSimpleName());
+			result = new GatewayResult.Unknown("lookup threw " + ex.getClass().getSimpleName());
 		}
+		this.metrics.providerCall("lookup", result, System.nanoTime() - started);
+		return result;
 	}
 
 	private boolean givenUp(Payment payment) {

@@ -8,6 +8,7 @@ import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 import org.springframework.stereotype.Service;
 
@@ -49,13 +50,16 @@ public class PaymentService {
 
 	private final Clock clock;
 
+	private final PaymentMetrics metrics;
+
 	PaymentService(IdempotencyService idempotency, Payments payments, PaymentGateway gateway,
-			PaymentResponses responses, Clock clock) {
+			PaymentResponses responses, Clock clock, PaymentMetrics metrics) {
 		this.idempotency = idempotency;
 		this.payments = payments;
 		this.gateway = gateway;
 		this.responses = responses;
 		this.clock = clock;
+		this.metrics = metrics;
 	}
 
 	/**
@@ -92,6 +96,7 @@ public class PaymentService {
 
 	private PaymentOutcome charge(Lease lease) {
 		PaymentId paymentId = new PaymentId(lease.resourceId());
+		MDC.put("paymentId", paymentId.toString());
 		return switch (callProvider(load(paymentId))) {
 			case GatewayResult.Approved approved -> complete(lease, approved);
 			case GatewayResult.Declined declined -> complete(lease, declined);
@@ -106,14 +111,14 @@ public class PaymentService {
 	 * @return the stored 201 or 402, or 409 if another attempt holds the key now
 	 */
 	PaymentOutcome complete(Lease lease, GatewayResult.Approved approved) {
-		return complete(lease, (payment) -> {
+		return complete(lease, PaymentStatus.SUCCEEDED, (payment) -> {
 			payment.markSucceeded(approved.providerReference(), now());
 			return this.responses.created(payment);
 		});
 	}
 
 	PaymentOutcome complete(Lease lease, GatewayResult.Declined declined) {
-		return complete(lease, (payment) -> {
+		return complete(lease, PaymentStatus.DECLINED, (payment) -> {
 			payment.markDeclined(declined.providerReference(), declined.declineCode(), now());
 			return this.responses.declined(payment);
 		});
@@ -121,28 +126,35 @@ public class PaymentService {
 
 	/** Reconciliation gave up: payment FAILED and the failure stored for every retry. */
 	PaymentOutcome fail(Lease lease) {
-		return complete(lease, (payment) -> {
+		return complete(lease, PaymentStatus.FAILED, (payment) -> {
 			payment.markFailed(now());
 			return this.responses.failed(payment);
 		});
 	}
 
 	private GatewayResult callProvider(Payment payment) {
+		long started = System.nanoTime();
+		GatewayResult result;
 		try {
-			return this.gateway.charge(payment.chargeRequest());
+			result = this.gateway.charge(payment.chargeRequest());
 		}
 		catch (RuntimeException ex) {
 			// A gateway must not throw; if one does, the charge may or may not have
 			// happened.
 			log.error("Payment gateway threw for payment {}", payment.id(), ex);
-			return new GatewayResult.Unknown("gateway threw " + ex.getClass().getSimpleName());
+			result = new GatewayResult.Unknown("gateway threw " + ex.getClass().getSimpleName());
 		}
+		this.metrics.providerCall("charge", result, System.nanoTime() - started);
+		return result;
 	}
 
-	private PaymentOutcome complete(Lease lease, Function<Payment, StoredResponse> finish) {
+	private PaymentOutcome complete(Lease lease, PaymentStatus status, Function<Payment, StoredResponse> finish) {
 		PaymentId paymentId = new PaymentId(lease.resourceId());
-		return this.idempotency.complete(lease, () -> finish.apply(load(paymentId)))
-			.<PaymentOutcome>map((response) -> new PaymentOutcome.Completed(response, false))
+		return this.idempotency.complete(lease, () -> finish.apply(load(paymentId))).<PaymentOutcome>map((response) -> {
+			this.metrics.paymentFinished(status);
+			log.info("Payment {} completed: {} ({})", paymentId, status, response.status());
+			return new PaymentOutcome.Completed(response, false);
+		})
 			// Another attempt took the key over and will complete the same payment.
 			.orElseGet(() -> new PaymentOutcome.InProgress(this.idempotency.retryAfter()));
 	}

@@ -13,6 +13,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.MDC;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.security.authentication.BadCredentialsException;
@@ -22,6 +23,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 import dev.payonce.client.ApiKey;
 import dev.payonce.client.ClientAdministration;
+import dev.payonce.client.ClientId;
 
 /**
  * Authenticates {@code Authorization: Bearer <token>}. An API key ({@code sk_live_} /
@@ -64,11 +66,16 @@ final class BearerTokenFilter extends OncePerRequestFilter {
 		SecurityContext context = SecurityContextHolder.createEmptyContext();
 		context.setAuthentication(caller.get());
 		SecurityContextHolder.setContext(context);
+		if (caller.get().getPrincipal() instanceof ClientId clientId) {
+			// Every log line of this request names the client; never its key.
+			MDC.put("clientId", clientId.value());
+		}
 		try {
 			chain.doFilter(request, response);
 		}
 		finally {
 			SecurityContextHolder.clearContext();
+			MDC.remove("clientId");
 		}
 	}
 

@@ -50,6 +50,8 @@ class SecurityConfiguration {
 					(exceptions) -> exceptions.authenticationEntryPoint(problems).accessDeniedHandler(problems))
 			.authorizeHttpRequests((requests) -> requests.requestMatchers("/actuator/health", "/actuator/health/**")
 				.permitAll()
+				.requestMatchers("/actuator/**")
+				.hasRole("ADMIN")
 				.requestMatchers("/error")
 				.permitAll()
 				.requestMatchers("/admin/**")

@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
 
+import org.slf4j.MDC;
+
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -67,6 +69,7 @@ class PaymentController {
 	ResponseEntity<byte[]> create(@RequestHeader HttpHeaders headers, InputStream body) throws IOException {
 		ClientId clientId = this.currentClient.clientId();
 		IdempotencyKey key = idempotencyKey(headers.get(IDEMPOTENCY_KEY));
+		MDC.put("idempotencyKeyDigest", key.digest());
 		PaymentCommand command = this.reader.read(clientId, key, readLimited(body));
 		return switch (this.payments.pay(command)) {
 			case PaymentOutcome.Completed completed -> render(completed.response(), completed.replayed());

@@ -1,0 +1,72 @@
+package dev.payonce.idempotency;
+
+import java.time.Clock;
+import java.time.Instant;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The retention job (DESIGN.md section 4, step 6): deletes COMPLETED records whose
+ * {@code expires_at} has passed, in batches of
+ * {@code payonce.idempotency.cleanup.batch-size}, each in its own short transaction.
+ * Never deletes an IN_PROGRESS record; payments are never deleted. Safe on several
+ * instances at once ({@code FOR UPDATE SKIP LOCKED}: each row is deleted once, and no
+ * instance waits on another or on a claim).
+ */
+@Component
+public class IdempotencyCleanup {
+
+	private static final Logger log = LoggerFactory.getLogger(IdempotencyCleanup.class);
+
+	private final IdempotencyRecords records;
+
+	private final TransactionTemplate transactions;
+
+	private final IdempotencyProperties properties;
+
+	private final Clock clock;
+
+	private final Counter deleted;
+
+	IdempotencyCleanup(IdempotencyRecords records, PlatformTransactionManager transactionManager,
+			IdempotencyProperties properties, Clock clock, MeterRegistry meters) {
+		this.records = records;
+		this.transactions = new TransactionTemplate(transactionManager);
+		this.properties = properties;
+		this.clock = clock;
+		this.deleted = Counter.builder("payonce.idempotency.cleanup.deleted")
+			.description("Expired completed idempotency records deleted by the retention job")
+			.register(meters);
+	}
+
+	/**
+	 * One run: deletes batches until a batch finds fewer expired records than its size.
+	 * @return how many records this run deleted
+	 */
+	public long deleteExpired() {
+		Instant now = this.clock.instant();
+		int batchSize = this.properties.cleanup().batchSize();
+		long total = 0;
+		while (true) {
+			Integer batch = this.transactions.execute((status) -> this.records.deleteExpired(now, batchSize));
+			int count = (batch != null) ? batch : 0;
+			total += count;
+			this.deleted.increment(count);
+			if (count < batchSize) {
+				break;
+			}
+		}
+		if (total > 0) {
+			log.info("Retention deleted {} expired idempotency records", total);
+		}
+		return total;
+	}
+
+}

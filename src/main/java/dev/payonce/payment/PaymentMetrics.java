@@ -1,0 +1,75 @@
+package dev.payonce.payment;
+
+import java.time.Duration;
+import java.util.Locale;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * The payment module's meters: {@code payonce.payments} (payments that reached a final
+ * status, by status), {@code payonce.provider.calls} (a timer of provider calls by
+ * operation and outcome) and {@code payonce.reconciliation.outcomes}. Tags carry no
+ * identifiers, so cardinality stays fixed.
+ */
+@Component
+class PaymentMetrics {
+
+	private final MeterRegistry meters;
+
+	PaymentMetrics(MeterRegistry meters) {
+		this.meters = meters;
+		for (PaymentStatus status : PaymentStatus.values()) {
+			if (status != PaymentStatus.PENDING) {
+				payments(status);
+			}
+		}
+		for (String outcome : new String[] { "found", "failed", "released" }) {
+			reconciliation(outcome);
+		}
+	}
+
+	void paymentFinished(PaymentStatus status) {
+		payments(status).increment();
+	}
+
+	void providerCall(String operation, GatewayResult result, long nanos) {
+		Timer.builder("payonce.provider.calls")
+			.description("Calls to the payment provider by operation and outcome")
+			.tag("operation", operation)
+			.tag("outcome", outcome(result))
+			.register(this.meters)
+			.record(Duration.ofNanos(nanos));
+	}
+
+	void reconciled(String outcome) {
+		reconciliation(outcome).increment();
+	}
+
+	private Counter payments(PaymentStatus status) {
+		return Counter.builder("payonce.payments")
+			.description("Payments that reached a final status")
+			.tag("status", status.name().toLowerCase(Locale.ROOT))
+			.register(this.meters);
+	}
+
+	private Counter reconciliation(String outcome) {
+		return Counter.builder("payonce.reconciliation.outcomes")
+			.description("Stale payments the reconciler settled, by outcome")
+			.tag("outcome", outcome)
+			.register(this.meters);
+	}
+
+	private static String outcome(GatewayResult result) {
+		return switch (result) {
+			case GatewayResult.Approved approved -> "approved";
+			case GatewayResult.Declined declined -> "declined";
+			case GatewayResult.NotAttempted notAttempted -> "not_attempted";
+			case GatewayResult.Unknown unknown -> "unknown";
+		};
+	}
+
+}
