@@ -63,7 +63,7 @@ public class PaymentReconciler {
 		int failed = 0;
 		int released = 0;
 		for (Lease lease : stale) {
-			Settlement settlement = settle(lease);
+			Settlement settlement = settleOrRelease(lease);
 			this.metrics.reconciled(settlement.name().toLowerCase(Locale.ROOT));
 			switch (settlement) {
 				case FOUND -> found++;
@@ -76,6 +76,19 @@ public class PaymentReconciler {
 			log.info("Reconciliation run: {}", report);
 		}
 		return report;
+	}
+
+	/**
+	 * One failure must not strand the rest of the batch under a lease nobody works on.
+	 */
+	private Settlement settleOrRelease(Lease lease) {
+		try {
+			return settle(lease);
+		}
+		catch (RuntimeException ex) {
+			log.error("Reconciliation failed for resource {}; lease released for a later run", lease.resourceId(), ex);
+			return release(lease);
+		}
 	}
 
 	private Settlement settle(Lease lease) {
