@@ -215,7 +215,24 @@ class ClientSecurityIntegrationTests {
 		assertThat(health.status()).isEqualTo(200);
 		assertThat(health.field("status")).isEqualTo("UP");
 		assertThat(env.status()).isEqualTo(401);
-		assertThat(beansAsClient.status()).isEqualTo(404);
+		assertThat(beansAsClient.status()).isEqualTo(403);
+	}
+
+	@Test
+	void servesPrometheusMetricsOnlyToTheAdministrator() {
+		Reply anonymous = this.api.sendWithoutKey(this.api.request("/actuator/prometheus").GET());
+		Reply asClient = this.api.get("/actuator/prometheus");
+		Reply asAdmin = new PaymentsApi(this.port, TestCredentials.ADMIN_TOKEN).get("/actuator/prometheus");
+
+		assertThat(anonymous.status()).isEqualTo(401);
+		assertThat(asClient.status()).isEqualTo(403);
+		assertThat(asAdmin.status()).isEqualTo(200);
+		assertThat(asAdmin.body())
+			.contains("payonce_idempotency_claims_total", "payonce_payments_total",
+					"payonce_idempotency_leases_expired", "payonce_idempotency_cleanup_deleted_total",
+					"payonce_reconciliation_outcomes_total")
+			.doesNotContain("sk_test_")
+			.doesNotContain(TestCredentials.ADMIN_TOKEN);
 	}
 
 	private long rows() {

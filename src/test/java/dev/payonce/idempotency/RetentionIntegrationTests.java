@@ -1,0 +1,203 @@
+package dev.payonce.idempotency;
+
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Primary;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.payonce.OffsetClock;
+import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.client.ClientId;
+import dev.payonce.payment.web.PaymentsApi;
+import dev.payonce.payment.web.PaymentsApi.Reply;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * DESIGN.md section 4, step 6: completed records expire {@code retention} after
+ * completion (1 h here), the retention job deletes only expired COMPLETED records, in
+ * batches (50 here), exactly once even when two run at once, and an expired key starts a
+ * new payment. Payments are never deleted. The clock is moved forward instead of waiting
+ * an hour.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "payonce.idempotency.retention=1h", "payonce.idempotency.cleanup.batch-size=50",
+				"payonce.reconciliation.enabled=false" })
+@Import({ TestcontainersConfiguration.class, RetentionIntegrationTests.MovableClock.class })
+class RetentionIntegrationTests {
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	JdbcClient jdbc;
+
+	@Autowired
+	OffsetClock clock;
+
+	@Autowired
+	IdempotencyCleanup cleanup;
+
+	@Autowired
+	IdempotencyService idempotency;
+
+	@Autowired
+	MeterRegistry meters;
+
+	PaymentsApi api;
+
+	@BeforeEach
+	void setUp() {
+		this.api = new PaymentsApi(this.port);
+	}
+
+	@Test
+	void deletesExpiredCompletedRecordsAndKeepsLiveAndInProgressOnes() {
+		String run = UUID.randomUUID().toString();
+		Reply expiring = this.api.pay("old-" + run, body("order-old-" + run, 100));
+		this.clock.advance(Duration.ofMinutes(90));
+		Reply live = this.api.pay("new-" + run, body("order-new-" + run, 200));
+		ClaimRequest inProgress = new ClaimRequest(ClientId.random(), new IdempotencyKey("held-" + run),
+				RequestFingerprint.of("POST", "/test", Map.of()), UUID.randomUUID());
+		Claim held = this.idempotency.claim(inProgress, () -> {
+		});
+		double deletedBefore = deletedCounter();
+
+		long deleted = this.cleanup.deleteExpired();
+
+		assertThat(expiring.status()).isEqualTo(201);
+		assertThat(held).isInstanceOf(Claim.Acquired.class);
+		assertThat(deleted).isGreaterThanOrEqualTo(1);
+		assertThat(records("old-" + run)).isZero();
+		assertThat(records("new-" + run)).isEqualTo(1);
+		assertThat(records("held-" + run)).isEqualTo(1);
+		assertThat(payments("order-old-" + run)).isEqualTo(1);
+		assertThat(this.api.pay("new-" + run, body("order-new-" + run, 200)).body()).isEqualTo(live.body());
+		assertThat(deletedCounter() - deletedBefore).isEqualTo(deleted);
+		this.jdbc.sql("DELETE FROM idempotency_records WHERE idempotency_key = ?").param("held-" + run).update();
+	}
+
+	@Test
+	void expiredKeyStartsANewPayment() {
+		String key = "reuse-" + UUID.randomUUID();
+		Reply first = this.api.pay(key, body("order-a-" + key, 300));
+		this.clock.advance(Duration.ofMinutes(61));
+
+		Reply sameBody = this.api.pay(key, body("order-a-" + key, 300));
+		Reply replay = this.api.pay(key, body("order-a-" + key, 300));
+		Reply otherBody = this.api.pay(key, body("order-b-" + key, 400));
+
+		assertThat(sameBody.status()).isEqualTo(201);
+		assertThat(sameBody.header("Idempotent-Replayed")).isEmpty();
+		assertThat(sameBody.field("id")).isNotEqualTo(first.field("id"));
+		assertThat(replay.body()).isEqualTo(sameBody.body());
+		assertThat(otherBody.status()).isEqualTo(422);
+		assertThat(payments("order-a-" + key)).isEqualTo(2);
+	}
+
+	@Test
+	void twoConcurrentCleanupsDeleteEachExpiredRecordOnce() throws Exception {
+		String client = "retention-" + UUID.randomUUID().toString().substring(0, 8);
+		// Expired for this context's clock, still live for every other context's real
+		// clock.
+		Instant expiresAt = this.clock.instant().minus(Duration.ofMinutes(1));
+		this.clock.advance(Duration.ofHours(3));
+		int rows = 1_000;
+		this.jdbc.sql("""
+				INSERT INTO idempotency_records (client_id, idempotency_key, request_fingerprint, status, attempt,
+				    resource_id, response_status, response_headers, response_body, created_at, completed_at, expires_at)
+				SELECT ?, 'k-' || n, repeat('0', 64), 'COMPLETED', 1, gen_random_uuid(), 201, '{}', '{}', ?, ?, ?
+				FROM generate_series(1, ?) AS n""")
+			.param(client)
+			.param(Timestamp.from(expiresAt))
+			.param(Timestamp.from(expiresAt))
+			.param(Timestamp.from(expiresAt))
+			.param(rows)
+			.update();
+		long expiredBefore = this.jdbc.sql("""
+				SELECT count(*) FROM idempotency_records WHERE status = 'COMPLETED' AND expires_at <= ?""")
+			.param(Timestamp.from(this.clock.instant()))
+			.query(Long.class)
+			.single();
+		CountDownLatch go = new CountDownLatch(1);
+		ExecutorService threads = Executors.newFixedThreadPool(2);
+		try {
+			List<Future<Long>> runs = List.of(threads.submit(() -> {
+				go.await();
+				return this.cleanup.deleteExpired();
+			}), threads.submit(() -> {
+				go.await();
+				return this.cleanup.deleteExpired();
+			}));
+
+			go.countDown();
+			long first = runs.get(0).get(60, TimeUnit.SECONDS);
+			long second = runs.get(1).get(60, TimeUnit.SECONDS);
+
+			assertThat(first + second).isEqualTo(expiredBefore);
+			assertThat(this.jdbc.sql("SELECT count(*) FROM idempotency_records WHERE client_id = ?")
+				.param(client)
+				.query(Long.class)
+				.single()).isZero();
+		}
+		finally {
+			threads.shutdownNow();
+		}
+	}
+
+	private double deletedCounter() {
+		return this.meters.get("payonce.idempotency.cleanup.deleted").counter().count();
+	}
+
+	private long records(String key) {
+		return this.jdbc.sql("SELECT count(*) FROM idempotency_records WHERE idempotency_key = ?")
+			.param(key)
+			.query(Long.class)
+			.single();
+	}
+
+	private long payments(String orderId) {
+		return this.jdbc.sql("SELECT count(*) FROM payments WHERE order_id = ?")
+			.param(orderId)
+			.query(Long.class)
+			.single();
+	}
+
+	private static String body(String orderId, long amount) {
+		return """
+				{"orderId":"%s","amount":%d,"currency":"ILS"}""".formatted(orderId, amount);
+	}
+
+	@TestConfiguration(proxyBeanMethods = false)
+	static class MovableClock {
+
+		@Bean
+		@Primary
+		OffsetClock offsetClock() {
+			return new OffsetClock();
+		}
+
+	}
+
+}
