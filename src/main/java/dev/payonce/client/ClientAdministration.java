@@ -58,6 +58,16 @@ public class ClientAdministration {
 	}
 
 	/**
+	 * One client, without secrets.
+	 * @param clientId the client
+	 * @return the client, or empty if there is none with this id
+	 */
+	@Transactional(readOnly = true)
+	public Optional<Client> find(ClientId clientId) {
+		return this.clients.find(clientId);
+	}
+
+	/**
 	 * Replaces every active key of an active client with one new key, in one transaction:
 	 * the old keys stop working at once.
 	 * @param clientId the client

@@ -38,6 +38,17 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 			"method-not-allowed", 406, "not-acceptable", 413, "payload-too-large", 415, "unsupported-media-type", 500,
 			"internal-error", 503, "service-unavailable");
 
+	/**
+	 * Payonce's own words for Spring MVC's errors, whose details name framework
+	 * internals.
+	 */
+	private static final Map<Integer, String[]> TEXTS = Map.of(400,
+			new String[] { "Invalid request", "The request is malformed." }, 404,
+			new String[] { "Not found", "No such resource." }, 405,
+			new String[] { "Method not allowed", "This resource does not support the method." }, 406,
+			new String[] { "Not acceptable", "This resource answers application/json or application/problem+json." },
+			415, new String[] { "Unsupported media type", "Send the request body as application/json." });
+
 	@ExceptionHandler({ DataAccessException.class, TransactionException.class })
 	ResponseEntity<Object> databaseUnavailable(Exception ex, WebRequest request) {
 		log.error("Database failure while handling a request", ex);
@@ -102,6 +113,11 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 		}
 		if (problem.getType() == null || URI.create("about:blank").equals(problem.getType())) {
 			problem.setType(ProblemTypes.of(SLUGS.getOrDefault(statusCode.value(), "http-" + statusCode.value())));
+			String[] text = TEXTS.get(statusCode.value());
+			if (text != null) {
+				problem.setTitle(text[0]);
+				problem.setDetail(text[1]);
+			}
 		}
 		return super.handleExceptionInternal(ex, problem, headers, statusCode, request);
 	}

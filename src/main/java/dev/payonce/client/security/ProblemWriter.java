@@ -38,7 +38,7 @@ final class ProblemWriter implements AuthenticationEntryPoint, AccessDeniedHandl
 			AuthenticationException authException) throws IOException {
 		response.setHeader(HttpHeaders.WWW_AUTHENTICATE, CHALLENGE);
 		write(request, response, 401, "unauthorized", "Unauthorized",
-				"Send a valid API key as Authorization: Bearer <key>.");
+				"Send valid credentials as Authorization: Bearer <token>: an API key, or the admin token for the admin API.");
 	}
 
 	@Override

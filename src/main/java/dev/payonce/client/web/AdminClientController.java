@@ -51,6 +51,11 @@ class AdminClientController {
 		return this.clients.list().stream().map(ClientView::of).toList();
 	}
 
+	@GetMapping("/{id}")
+	ClientView get(@PathVariable String id) {
+		return this.clients.find(clientId(id)).map(ClientView::of).orElseThrow(AdminClientController::notFound);
+	}
+
 	@PostMapping("/{id}/api-keys")
 	ResponseEntity<ClientWithKey> rotate(@PathVariable String id,
 			@Valid @RequestBody(required = false) @Nullable NewKey request) {

@@ -141,6 +141,11 @@ class ClientSecurityIntegrationTests {
 
 		assertThat(created.status()).isEqualTo(201);
 		assertThat(created.header("Location")).contains("/admin/clients/" + created.field("id"));
+		Reply located = new PaymentsApi(this.port, TestCredentials.ADMIN_TOKEN)
+			.get(created.header("Location").orElseThrow());
+		assertThat(located.status()).isEqualTo(200);
+		assertThat(located.field("name")).isEqualTo("Acme Ltd");
+		assertThat(located.body()).doesNotContain(key);
 		assertThat(key).matches("sk_test_[A-Za-z0-9_-]{43}");
 		assertThat(this.jdbc
 			.sql("""

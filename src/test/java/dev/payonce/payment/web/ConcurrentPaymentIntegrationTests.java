@@ -11,6 +11,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +23,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.payonce.MeterReadings;
 import dev.payonce.PayonceProcess;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.payment.web.PaymentsApi.Reply;
@@ -52,6 +54,9 @@ class ConcurrentPaymentIntegrationTests {
 	@Autowired
 	JdbcConnectionDetails database;
 
+	@Autowired
+	MeterRegistry meters;
+
 	PaymentsApi api;
 
 	@BeforeEach
@@ -65,6 +70,13 @@ class ConcurrentPaymentIntegrationTests {
 			String key = "storm-" + UUID.randomUUID();
 			String orderId = "order-" + UUID.randomUUID();
 			String body = PaymentIdempotencyIntegrationTests.body(orderId, 2500, "ILS");
+
+			MeterReadings readings = new MeterReadings(this.meters);
+			double acquired = readings.claims("acquired");
+			double inProgress = readings.claims("in_progress");
+			double replayed = readings.claims("replayed");
+			double succeeded = readings.payments("succeeded");
+			long approved = readings.providerCalls("charge", "approved");
 
 			List<Reply> replies = sendTogether(key, body);
 
@@ -84,6 +96,12 @@ class ConcurrentPaymentIntegrationTests {
 					"payonce-payment-" + paymentId))
 				.isEqualTo(1);
 			assertThat(count("SELECT count(*) FROM idempotency_records WHERE idempotency_key = ?", key)).isEqualTo(1);
+			long conflicts = replies.stream().filter((reply) -> reply.status() == 409).count();
+			assertThat(readings.claims("acquired") - acquired).isEqualTo(1);
+			assertThat(readings.claims("in_progress") - inProgress).isEqualTo(conflicts);
+			assertThat(readings.claims("replayed") - replayed).isEqualTo(created.size() - 1);
+			assertThat(readings.payments("succeeded") - succeeded).isEqualTo(1);
+			assertThat(readings.providerCalls("charge", "approved") - approved).isEqualTo(1);
 		}
 	}
 

@@ -20,6 +20,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.PayonceProcess;
+import dev.payonce.TestCredentials;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
@@ -181,13 +182,27 @@ class CrashRecoveryIntegrationTests {
 	}
 
 	@Test
+	void reconcilerCountsWhatItSettled() {
+		Reply metrics = new PaymentsApi(this.reconciling.port(), TestCredentials.ADMIN_TOKEN)
+			.get("/actuator/prometheus");
+
+		assertThat(metrics.status()).isEqualTo(200);
+		assertThat(metrics.body()).contains("payonce_reconciliation_outcomes_total{outcome=\"found\"} 1.0",
+				"payonce_reconciliation_outcomes_total{outcome=\"failed\"} 1.0",
+				"payonce_provider_calls_seconds_count{operation=\"lookup\",outcome=\"approved\"} 1",
+				"payonce_provider_calls_seconds_count{operation=\"lookup\",outcome=\"not_attempted\"} 1",
+				"payonce_payments_total{status=\"failed\"} 1.0");
+	}
+
+	@Test
 	void refusesToStartWhenTheLeaseIsNotLongerThanTheProviderCall() throws Exception {
 		try (PayonceProcess misconfigured = PayonceProcess.start("d-lease-too-short", this.database,
 				Map.of("payonce.gateway.simulator.timeout", "10s", "payonce.idempotency.lease", "12s"))) {
 			int exitCode = misconfigured.awaitExit(Duration.ofSeconds(120));
 
 			assertThat(exitCode).isNotZero();
-			assertThat(misconfigured.log()).contains("payonce.idempotency.lease (PT12S) must be longer");
+			assertThat(misconfigured.log()).contains("APPLICATION FAILED TO START",
+					"payonce.idempotency.lease (PT12S) must be longer");
 		}
 	}
 

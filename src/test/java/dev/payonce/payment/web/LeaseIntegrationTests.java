@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -26,6 +27,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Primary;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.payonce.MeterReadings;
 import dev.payonce.OffsetClock;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.payment.web.PaymentsApi.Reply;
@@ -56,6 +58,9 @@ class LeaseIntegrationTests {
 	@Autowired
 	OffsetClock clock;
 
+	@Autowired
+	MeterRegistry meters;
+
 	PaymentsApi api;
 
 	@BeforeEach
@@ -69,6 +74,7 @@ class LeaseIntegrationTests {
 		String body = PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 6100, "ILS");
 		ExecutorService slowClient = Executors.newSingleThreadExecutor();
 		try {
+			double takeovers = new MeterReadings(this.meters).claims("takeover");
 			Future<Reply> slow = slowClient.submit(() -> this.api.pay(key, body));
 			await().atMost(Duration.ofSeconds(10)).until(() -> ledgerRows(key) == 1);
 			this.clock.advance(Duration.ofSeconds(7));
@@ -81,6 +87,7 @@ class LeaseIntegrationTests {
 			assertThat(stale.status()).isEqualTo(409);
 			assertThat(stale.problemType()).endsWith("/idempotency-request-in-progress");
 			assertThat(output).contains("Stale attempt's completion rejected");
+			assertThat(new MeterReadings(this.meters).claims("takeover") - takeovers).isEqualTo(1);
 			assertThat(this.jdbc.sql("""
 					SELECT attempt FROM idempotency_records WHERE idempotency_key = ? AND status = 'COMPLETED'""")
 				.param(key)

@@ -2,6 +2,7 @@ package dev.payonce.payment.web;
 
 import java.util.UUID;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -11,6 +12,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.payonce.MeterReadings;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
@@ -38,9 +40,17 @@ class ProviderFaultIntegrationTests {
 	@Autowired
 	JdbcClient jdbc;
 
+	@Autowired
+	MeterRegistry meters;
+
 	@Test
 	void retryWithSameKeyResolvesUnknownAndRefusedChargesWithoutSecondCharge() {
 		PaymentsApi api = new PaymentsApi(this.port);
+		MeterReadings readings = new MeterReadings(this.meters);
+		long unknownCalls = readings.providerCalls("charge", "unknown");
+		long refusedCalls = readings.providerCalls("charge", "not_attempted");
+		long approvedCalls = readings.providerCalls("charge", "approved");
+		double takeovers = readings.claims("takeover");
 		String unknownKey = "unknown-" + UUID.randomUUID();
 		String refusedKey = "refused-" + UUID.randomUUID();
 		String unknownBody = PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 3000, "ILS");
@@ -77,6 +87,10 @@ class ProviderFaultIntegrationTests {
 		assertThat(refusedRetry.field("id")).isEqualTo(refusedPaymentId);
 		assertThat(charges(refusedPaymentId)).isEqualTo(1);
 		assertThat(api.pay(refusedKey, refusedBody).body()).isEqualTo(refusedRetry.body());
+		assertThat(readings.providerCalls("charge", "unknown") - unknownCalls).isEqualTo(1);
+		assertThat(readings.providerCalls("charge", "not_attempted") - refusedCalls).isEqualTo(1);
+		assertThat(readings.providerCalls("charge", "approved") - approvedCalls).isEqualTo(3);
+		assertThat(readings.claims("takeover") - takeovers).isEqualTo(2);
 	}
 
 	private long charges(String paymentId) {
