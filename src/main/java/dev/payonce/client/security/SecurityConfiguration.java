@@ -52,7 +52,7 @@ class SecurityConfiguration {
 				.permitAll()
 				.requestMatchers("/actuator/**")
 				.hasRole("ADMIN")
-				.requestMatchers("/error")
+				.requestMatchers("/error", "/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**")
 				.permitAll()
 				.requestMatchers("/admin/**")
 				.hasRole("ADMIN")

@@ -3,6 +3,8 @@ package dev.payonce.client.web;
 import java.net.URI;
 import java.util.List;
 
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Pattern;
@@ -31,6 +33,8 @@ import dev.payonce.web.ApiProblem;
  */
 @RestController
 @RequestMapping("/admin/clients")
+@Tag(name = "Admin", description = "Clients and their API keys; takes the admin token, refuses API keys")
+@SecurityRequirement(name = "bearer")
 class AdminClientController {
 
 	private final ClientAdministration clients;

@@ -1,0 +1,73 @@
+package dev.payonce.payment.web;
+
+/**
+ * Example problem bodies for the OpenAPI document, one per problem type of the payments
+ * API (the README lists them all). Compile-time constants, so annotations can name them.
+ */
+final class ProblemExamples {
+
+	static final String BASE = "https://payonce.dev/problems/";
+
+	static final String KEY_MISSING = "{\"type\":\"" + BASE
+			+ "idempotency-key-missing\",\"title\":\"Idempotency-Key missing\",\"status\":400,"
+			+ "\"detail\":\"POST /payments requires an Idempotency-Key header naming this operation.\",\"instance\":\"/payments\"}";
+
+	static final String KEY_INVALID = "{\"type\":\"" + BASE
+			+ "idempotency-key-invalid\",\"title\":\"Idempotency-Key invalid\",\"status\":400,"
+			+ "\"detail\":\"The Idempotency-Key header must be 1-255 visible ASCII characters, bare or as an RFC 8941 string.\","
+			+ "\"instance\":\"/payments\"}";
+
+	static final String INVALID_REQUEST = "{\"type\":\"" + BASE
+			+ "invalid-request\",\"title\":\"Invalid request\",\"status\":400,"
+			+ "\"detail\":\"The request body breaks the payments contract; see errors.\",\"instance\":\"/payments\","
+			+ "\"errors\":[{\"field\":\"amount\",\"message\":\"must be a JSON integer in minor units (no fraction, exponent or quotes)\"}]}";
+
+	static final String UNAUTHORIZED = "{\"type\":\"" + BASE
+			+ "unauthorized\",\"title\":\"Unauthorized\",\"status\":401,"
+			+ "\"detail\":\"Send valid credentials as Authorization: Bearer <token>.\",\"instance\":\"/payments\"}";
+
+	static final String DECLINED = "{\"type\":\"" + BASE
+			+ "payment-declined\",\"title\":\"Payment declined\",\"status\":402,"
+			+ "\"detail\":\"The payment provider declined the payment.\",\"instance\":\"/payments\","
+			+ "\"paymentId\":\"6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a\",\"declineCode\":\"card_declined\"}";
+
+	static final String FAILED = "{\"type\":\"" + BASE + "payment-failed\",\"title\":\"Payment failed\",\"status\":402,"
+			+ "\"detail\":\"The payment provider never processed this payment and nothing was charged. Use a new Idempotency-Key to try again.\","
+			+ "\"instance\":\"/payments\",\"paymentId\":\"6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a\"}";
+
+	static final String IN_PROGRESS = "{\"type\":\"" + BASE
+			+ "idempotency-request-in-progress\",\"title\":\"Request in progress\",\"status\":409,"
+			+ "\"detail\":\"A request with this Idempotency-Key is still being processed. Retry after the Retry-After interval.\","
+			+ "\"instance\":\"/payments\"}";
+
+	static final String TOO_LARGE = "{\"type\":\"" + BASE
+			+ "payload-too-large\",\"title\":\"Payload too large\",\"status\":413,"
+			+ "\"detail\":\"The request body must be at most 16384 bytes.\",\"instance\":\"/payments\"}";
+
+	static final String UNSUPPORTED = "{\"type\":\"" + BASE
+			+ "unsupported-media-type\",\"title\":\"Unsupported media type\",\"status\":415,"
+			+ "\"detail\":\"Send the request body as application/json.\",\"instance\":\"/payments\"}";
+
+	static final String KEY_REUSED = "{\"type\":\"" + BASE
+			+ "idempotency-key-reused\",\"title\":\"Idempotency-Key reused\",\"status\":422,"
+			+ "\"detail\":\"This Idempotency-Key was already used with a different request. Use a new key for a new payment.\","
+			+ "\"instance\":\"/payments\"}";
+
+	static final String PROVIDER_UNAVAILABLE = "{\"type\":\"" + BASE
+			+ "payment-provider-unavailable\",\"title\":\"Payment provider unavailable\",\"status\":503,"
+			+ "\"detail\":\"The payment provider could not take the payment; nothing was charged. Retrying with the same Idempotency-Key is safe.\","
+			+ "\"instance\":\"/payments\",\"paymentId\":\"6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a\"}";
+
+	static final String OUTCOME_UNKNOWN = "{\"type\":\"" + BASE
+			+ "payment-outcome-unknown\",\"title\":\"Payment outcome unknown\",\"status\":503,"
+			+ "\"detail\":\"The payment provider did not confirm the outcome. Retrying with the same Idempotency-Key is safe and resolves it without a second charge.\","
+			+ "\"instance\":\"/payments\",\"paymentId\":\"6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a\"}";
+
+	static final String NOT_FOUND = "{\"type\":\"" + BASE
+			+ "payment-not-found\",\"title\":\"Payment not found\",\"status\":404,"
+			+ "\"detail\":\"No payment with this id exists for this client.\",\"instance\":\"/payments/6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a\"}";
+
+	private ProblemExamples() {
+	}
+
+}
