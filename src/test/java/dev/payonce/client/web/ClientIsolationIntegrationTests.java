@@ -23,6 +23,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.TestCredentials;
 import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
@@ -133,14 +134,14 @@ class ClientIsolationIntegrationTests {
 	}
 
 	@Test
-	void neverLogsApiKeysAdminTokenOrIdempotencyKeys(CapturedOutput output) {
+	void logsJsonWithClientPaymentAndKeyDigestButNeverKeysOrCredentials(CapturedOutput output) {
 		Reply created = this.admin.createClient("logged");
 		String apiKey = created.field("apiKey");
 		PaymentsApi carol = new PaymentsApi(this.port, apiKey);
 		String key = "secret-key-" + UUID.randomUUID();
 		String unknownKey = "sk_test_" + "Z".repeat(43);
 
-		carol.pay(key, body("order-log", 700));
+		Reply paid = carol.pay(key, body("order-log", 700));
 		carol.pay(key, body("order-log", 700));
 		carol.pay(key, body("order-log", 701));
 		carol.pay(key + "-declined",
@@ -157,6 +158,14 @@ class ClientIsolationIntegrationTests {
 			assertThat(output.getAll()).doesNotContain(secret);
 		}
 		assertThat(output.getAll()).contains(created.field("id"));
+		String completion = output.getAll()
+			.lines()
+			.filter((line) -> line.contains("Payment " + paid.field("id") + " completed"))
+			.findFirst()
+			.orElseThrow();
+		assertThat(completion).startsWith("{")
+			.contains("\"clientId\":\"" + created.field("id") + "\"", "\"paymentId\":\"" + paid.field("id") + "\"",
+					"\"idempotencyKeyDigest\":\"" + new IdempotencyKey(key).digest() + "\"");
 	}
 
 	private static String body(String orderId, long amount) {
