@@ -72,6 +72,11 @@ class ApiDocumentationIntegrationTests {
 					"payonce.idempotency.retention");
 			assertThat(document.at("/components/schemas/PaymentRequest/required").toString()).contains("orderId",
 					"amount", "currency");
+			assertThat(document.at("/components/schemas/PaymentRequest/properties/amount/type").asString())
+				.isEqualTo("integer");
+			assertThat(document.at("/components/schemas/PaymentRequest/properties/amount/example").isIntegralNumber())
+				.as("the amount example must be a JSON integer, as the contract demands")
+				.isTrue();
 		}
 
 		@Test
