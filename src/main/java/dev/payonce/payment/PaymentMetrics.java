@@ -30,6 +30,15 @@ class PaymentMetrics {
 		for (String outcome : new String[] { "found", "failed", "released" }) {
 			reconciliation(outcome);
 		}
+		// Every series exists from start-up, so a rate of unknown outcomes is never "no
+		// data".
+		for (String operation : new String[] { "charge", "lookup" }) {
+			for (GatewayResult result : new GatewayResult[] { new GatewayResult.Approved("-"),
+					new GatewayResult.Declined("-", "-"), new GatewayResult.NotAttempted("-"),
+					new GatewayResult.Unknown("-") }) {
+				providerCalls(operation, result);
+			}
+		}
 	}
 
 	void paymentFinished(PaymentStatus status) {
@@ -37,12 +46,15 @@ class PaymentMetrics {
 	}
 
 	void providerCall(String operation, GatewayResult result, long nanos) {
-		Timer.builder("payonce.provider.calls")
+		providerCalls(operation, result).record(Duration.ofNanos(nanos));
+	}
+
+	private Timer providerCalls(String operation, GatewayResult result) {
+		return Timer.builder("payonce.provider.calls")
 			.description("Calls to the payment provider by operation and outcome")
 			.tag("operation", operation)
 			.tag("outcome", outcome(result))
-			.register(this.meters)
-			.record(Duration.ofNanos(nanos));
+			.register(this.meters);
 	}
 
 	void reconciled(String outcome) {

@@ -235,7 +235,8 @@ class ClientSecurityIntegrationTests {
 		assertThat(asAdmin.body())
 			.contains("payonce_idempotency_claims_total", "payonce_payments_total",
 					"payonce_idempotency_leases_expired", "payonce_idempotency_cleanup_deleted_total",
-					"payonce_reconciliation_outcomes_total")
+					"payonce_reconciliation_outcomes_total",
+					"payonce_provider_calls_seconds_count{operation=\"lookup\",outcome=\"unknown\"}")
 			.doesNotContain("sk_test_")
 			.doesNotContain(TestCredentials.ADMIN_TOKEN);
 	}
