@@ -1,7 +1,6 @@
 package dev.payonce.web;
 
 import java.time.Duration;
-import java.util.Map;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -41,16 +40,6 @@ public class ApiProblem extends ErrorResponseException {
 	 */
 	public ApiProblem with(String name, Object value) {
 		getBody().setProperty(name, value);
-		return this;
-	}
-
-	/**
-	 * Adds extension members to the problem body.
-	 * @param members the members by name
-	 * @return this problem
-	 */
-	public ApiProblem with(Map<String, Object> members) {
-		members.forEach(this::with);
 		return this;
 	}
 
