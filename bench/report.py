@@ -62,10 +62,12 @@ def pgbench(name):
 
 windows = []
 steal = {}
+cpu = {}
 for line in open(os.path.join(raw, "windows.tsv")):
-    name, kind, st = line.rstrip("\n").split("\t")
+    name, kind, st, java, postgres, loadgen = line.rstrip("\n").split("\t")
     windows.append((name, kind))
     steal[name] = float(st)
+    cpu[name] = (float(java), float(postgres), float(loadgen))
 
 results = {name: (pgbench(name) if "pgbench" in kind else wrk(name)) for name, kind in windows}
 
@@ -143,12 +145,15 @@ lines += ["## Ratios", "", "| Pair | All windows (min / median / max) | Windows 
           f"| Replays: Payonce / no-database baseline | {spread(rep_base_all)[0]} | {spread(rep_base_clean)[0]} |",
           f"| Replays: Payonce / pgbench same SQL | {spread(rep_pg_all)[0]} | {spread(rep_pg_clean)[0]} |", ""]
 
-lines += ["## Windows", "", "| Window | Throughput (per s) | p50 ms | p90 ms | p99 ms | Non-2xx / failed | CPU steal % |",
-          "| --- | --- | --- | --- | --- | --- | --- |"]
+lines += ["## Windows", "", "CPU columns: share of the whole machine (all cores) used during the window by Payonce's JVM, "
+          "by PostgreSQL and by the load generator (wrk or pgbench); what is left was idle or used by others.", "",
+          "| Window | Throughput (per s) | p50 ms | p90 ms | p99 ms | Non-2xx / failed | CPU steal % | JVM % | PostgreSQL % | Load generator % |",
+          "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
 for name, kind in windows:
     r = results[name]
     mark = " (steal > 5 %)" if steal[name] > 5 else ""
-    lines.append(f"| {name}{mark} | {fmt(r['rps'])} | {fmt(r['p50'], 2)} | {fmt(r['p90'], 2)} | {fmt(r['p99'], 2)} | {r['non2xx']} | {steal[name]:.1f} |")
+    j, p, l = cpu[name]
+    lines.append(f"| {name}{mark} | {fmt(r['rps'])} | {fmt(r['p50'], 2)} | {fmt(r['p90'], 2)} | {fmt(r['p99'], 2)} | {r['non2xx']} | {steal[name]:.1f} | {j:.0f} | {p:.0f} | {l:.0f} |")
 lines += ["", "pgbench rows give transactions (one whole payment or replay script) per second and the "
           "average latency in the p50 column.", ""]
 

@@ -23,9 +23,9 @@ mkdir -p "$RAW"
 source scripts/find-jdk.sh
 source scripts/ensure-postgres.sh
 
-if ! command -v wrk > /dev/null || ! command -v gnuplot > /dev/null; then
-  echo "Installing wrk and gnuplot from Debian's packages"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk gnuplot-nox > /dev/null
+if ! command -v wrk > /dev/null || ! command -v gnuplot > /dev/null || [ ! -x /usr/bin/time ]; then
+  echo "Installing wrk, gnuplot and time from Debian's packages"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk gnuplot-nox time > /dev/null
 fi
 
 sql() { psql -h "$PGHOST_ADDR" -p "$PGPORT_NUM" -U postgres -d "$DB" -v ON_ERROR_STOP=1 -qtAc "$1"; }
@@ -69,26 +69,50 @@ stop_payonce() {
 }
 trap stop_payonce EXIT
 
-cpu_counters() { awk '/^cpu / { total = 0; for (i = 2; i <= NF; i++) total += $i; print total, $9 }' /proc/stat; }
+# Clock ticks: the whole machine's (total, steal), then CPU used so far by Payonce's JVM and by
+# PostgreSQL (every server process, plus the postmaster's reaped children, so backends that come
+# and go inside a window still count).
+cpu_counters() {
+  local machine java=0 postgres=0 master
+  machine=$(awk '/^cpu / { total = 0; for (i = 2; i <= NF; i++) total += $i; print total, $9 }' /proc/stat)
+  if [ -n "$PAYONCE_PID" ] && [ -r "/proc/$PAYONCE_PID/stat" ]; then
+    java=$(awk '{ print $14 + $15 }' "/proc/$PAYONCE_PID/stat")
+  fi
+  master=$(head -1 "$(ls -d /var/lib/postgresql/*/main | head -1)/postmaster.pid" 2> /dev/null || true)
+  for pid in $(pgrep -u postgres); do
+    if [ "$pid" = "$master" ]; then
+      postgres=$((postgres + $(awk '{ print $14 + $15 + $16 + $17 }' "/proc/$pid/stat" 2> /dev/null || echo 0)))
+    else
+      postgres=$((postgres + $(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2> /dev/null || echo 0)))
+    fi
+  done
+  echo "$machine $java $postgres"
+}
 
-window() { # window NAME KIND COMMAND...: runs one measured window, records its CPU steal
+window() { # window NAME KIND COMMAND...: runs one measured window; records CPU steal and who used the CPU
   local name="$1" kind="$2"
   shift 2
-  local before after
+  local before after started ended
   before=$(cpu_counters)
-  "$@" > "$RAW/$name.txt" 2>&1
+  started=$(date +%s.%N)
+  LOADGEN_CPU="$RAW/$name.loadgen-cpu" "$@" > "$RAW/$name.txt" 2>&1
+  ended=$(date +%s.%N)
   after=$(cpu_counters)
-  echo "$before $after" | awk -v n="$name" -v k="$kind" \
-    '{ steal = ($3 - $1) > 0 ? 100 * ($4 - $2) / ($3 - $1) : 0; printf "%s\t%s\t%.1f\n", n, k, steal }' >> "$RAW/windows.tsv"
+  echo "$before $after $started $ended $(cat "$RAW/$name.loadgen-cpu")" | awk -v n="$name" -v k="$kind" -v hz="$(getconf CLK_TCK)" -v cores="$(nproc)" '{
+      steal = ($5 - $1) > 0 ? 100 * ($6 - $2) / ($5 - $1) : 0
+      seconds = ($10 - $9) * cores
+      printf "%s\t%s\t%.1f\t%.1f\t%.1f\t%.1f\n", n, k, steal,
+        100 * ($7 - $3) / hz / seconds, 100 * ($8 - $4) / hz / seconds, 100 * ($11 + $12) / seconds
+    }' >> "$RAW/windows.tsv"
   echo "  $name done"
 }
 
 wrk_run() { # wrk_run SCRIPT CONNECTIONS SECONDS
-  RUN="$RUN" wrk -t2 -c"$2" -d"$3"s --timeout 30s --latency -s "$BENCH_DIR/lua/$1.lua" "http://127.0.0.1:$PORT"
+  RUN="$RUN" /usr/bin/time -f "%U %S" -o "$LOADGEN_CPU" wrk -t2 -c"$2" -d"$3"s --timeout 30s --latency -s "$BENCH_DIR/lua/$1.lua" "http://127.0.0.1:$PORT"
 }
 
 pgbench_run() { # pgbench_run SQL CONNECTIONS
-  pgbench -h "$PGHOST_ADDR" -p "$PGPORT_NUM" -U postgres -n -M prepared -c "$2" -j 2 -T "$WINDOW" \
+  /usr/bin/time -f "%U %S" -o "$LOADGEN_CPU" pgbench -h "$PGHOST_ADDR" -p "$PGPORT_NUM" -U postgres -n -M prepared -c "$2" -j 2 -T "$WINDOW" \
     -D digest="$DIGEST" -D client="$CLIENT_ID" -D replay_keys=500 -D replay_run="$REPLAY_RUN" \
     -f "$BENCH_DIR/sql/$1.sql" "$DB"
 }
@@ -102,7 +126,7 @@ CLIENT_ID=$(echo "$CLIENT_JSON" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p')
 DIGEST=$(printf '%s' "$PAYONCE_API_KEY" | sha256sum | cut -d' ' -f1)
 
 echo "Warming up for ${WARMUP}s"
-RUN="warm" wrk_run mix 32 "$WARMUP" > "$RAW/warmup.txt" 2>&1
+LOADGEN_CPU=/dev/null RUN="warm" wrk_run mix 32 "$WARMUP" > "$RAW/warmup.txt" 2>&1
 
 REPLAY_RUN="new1"
 echo "New payments vs pgbench, $PAIRS pairs"
