@@ -13,6 +13,7 @@ WARMUP="${BENCH_WARMUP:-120}"             # seconds of mixed load before the fir
 PAIRS="${BENCH_PAIRS:-3}"                 # alternating repetitions of each service/reference pair
 GROWTH="${BENCH_GROWTH:-1000000 10000000}" # idempotency_records sizes for the growth phase
 PORT="${BENCH_PORT:-18080}"
+RESTART_WARMUP="${BENCH_RESTART_WARMUP:-60}" # seconds of load after each restart before measuring
 DB=payonce_bench
 STAMP=$(date -u +%Y-%m-%d-%H%M)
 OUT="$BENCH_DIR/results/$STAMP"
@@ -157,12 +158,14 @@ stop_payonce
 
 echo "Slow provider: 200 ms, 200 connections"
 start_payonce slow --payonce.gateway.simulator.latency=200ms
+LOADGEN_CPU=/dev/null RUN="slowwarm" wrk_run new-payments 200 "$RESTART_WARMUP" > "$RAW/warmup-slow.txt" 2>&1
 RUN="slow" window slow slow wrk_run new-payments 200 "$WINDOW"
 stop_payonce
 
 echo "Growth: claim and replay latency at 0 and ${GROWTH// /, } rows"
-sql "TRUNCATE idempotency_records, payments, simulated_provider_charges"
 start_payonce growth
+LOADGEN_CPU=/dev/null RUN="growwarm" wrk_run mix 32 "$RESTART_WARMUP" > "$RAW/warmup-growth.txt" 2>&1
+sql "TRUNCATE idempotency_records, payments, simulated_provider_charges"
 loaded=0
 for rows in 0 $GROWTH; do
   if [ "$rows" -gt "$loaded" ]; then
@@ -181,13 +184,14 @@ done
 stop_payonce
 
 echo "Cleanup: 1,000,000 expired records deleted while new payments run"
+CLEANUP=true start_payonce cleanup --payonce.idempotency.cleanup.interval=1s \
+  --payonce.idempotency.cleanup.batch-size=1000
+LOADGEN_CPU=/dev/null RUN="cleanwarm" wrk_run new-payments 8 "$RESTART_WARMUP" > "$RAW/warmup-cleanup.txt" 2>&1
 sql "INSERT INTO idempotency_records (client_id, idempotency_key, request_fingerprint, status, attempt,
        resource_id, response_status, response_headers, response_body, created_at, completed_at, expires_at)
      SELECT 'expired', 'e-' || n, repeat('0', 64), 'COMPLETED', 1, gen_random_uuid(), 201, '{}', '{}',
        now() - interval '2 days', now() - interval '2 days', now() - interval '1 day'
      FROM generate_series(1, 1000000) AS n"
-CLEANUP=true start_payonce cleanup --payonce.idempotency.cleanup.interval=1s \
-  --payonce.idempotency.cleanup.batch-size=1000
 before=$(sql "SELECT count(*) FROM idempotency_records WHERE client_id = 'expired'")
 started=$(date +%s.%N)
 RUN="clean" window cleanup-claim cleanup-claim wrk_run new-payments 8 "$WINDOW"

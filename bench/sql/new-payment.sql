@@ -1,13 +1,11 @@
 -- Exactly the statements Payonce issues for one new payment (read off PostgreSQL's statement
--- log): authentication, the claim transaction, the payment read before the provider call, the
--- simulated provider's own transaction, and the fenced completion transaction.
+-- log): authentication (one statement in autocommit), the claim transaction, the simulated
+-- provider's own transaction, and the fenced completion transaction.
 -- Variables: -D digest=<the bench client's key digest> -D client=<its id>.
 \set n random(1, 2000000000)
 \set m random(1, 2000000000)
-BEGIN READ ONLY;
 SELECT c.id FROM api_keys k JOIN clients c ON c.id = k.client_id
   WHERE k.key_digest = :digest AND k.revoked_at IS NULL AND c.disabled_at IS NULL;
-COMMIT;
 BEGIN;
 INSERT INTO idempotency_records (client_id, idempotency_key, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
   VALUES (:client, 'pgb-' || :client_id::text || '-' || :n::text || '-' || :m::text, md5(:n::text) || md5(:m::text), 'IN_PROGRESS', now() + interval '30 seconds', 1, md5(:n::text || :m::text)::uuid, now())
@@ -15,10 +13,6 @@ INSERT INTO idempotency_records (client_id, idempotency_key, request_fingerprint
 INSERT INTO payments (amount, client_id, created_at, currency, decline_code, order_id, payment_method, provider_reference, status, updated_at, version, id)
   VALUES (1200, :client, now(), 'ILS', NULL, 'pgb-' || :n::text, 'pm_card_visa', NULL, 'PENDING', now(), 0, md5(:n::text || :m::text)::uuid)
   ON CONFLICT (id) DO NOTHING;
-COMMIT;
-BEGIN READ ONLY;
-SELECT id, amount, client_id, created_at, currency, decline_code, order_id, payment_method, provider_reference, status, updated_at, version
-  FROM payments WHERE id = md5(:n::text || :m::text)::uuid;
 COMMIT;
 BEGIN;
 INSERT INTO simulated_provider_charges (provider_reference, provider_idempotency_key, amount, currency, payment_method, outcome, decline_code, created_at)

@@ -7,6 +7,10 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Primary;
+
 /**
  * The system UTC clock plus an offset a test can move forward, to let a lease run out
  * without waiting for it.
@@ -39,6 +43,21 @@ public final class OffsetClock extends Clock {
 	@Override
 	public Instant instant() {
 		return Instant.now().plus(this.offset.get());
+	}
+
+	/**
+	 * Makes an {@link OffsetClock} the application's clock; import it into a test's
+	 * context.
+	 */
+	@TestConfiguration(proxyBeanMethods = false)
+	public static class Installed {
+
+		@Bean
+		@Primary
+		OffsetClock offsetClock() {
+			return new OffsetClock();
+		}
+
 	}
 
 }

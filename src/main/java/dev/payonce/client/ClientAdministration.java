@@ -106,7 +106,8 @@ public class ClientAdministration {
 	 * @return the client, or empty if the key is unknown or revoked or its client
 	 * disabled
 	 */
-	@Transactional(readOnly = true)
+	// One statement in autocommit: this runs on every request, so no BEGIN/COMMIT around
+	// it.
 	public Optional<ClientId> authenticate(ApiKey key) {
 		return this.clients.findActiveByKeyDigest(key.digest());
 	}

@@ -22,13 +22,16 @@ import org.springframework.validation.annotation.Validated;
  * @param inProgressWait how long a request that finds a live lease waits for the first
  * request to finish before answering 409; 0 (the default) answers 409 at once
  * @param cleanup the retention job that deletes expired completed records
+ * @param replayCacheSize how many completed responses this instance keeps in memory to
+ * replay without reading the database (default 10,000; 0 turns the cache off)
  */
 @Validated
 @ConfigurationProperties("payonce.idempotency")
 public record IdempotencyProperties(@DefaultValue("30s") @DurationMin(seconds = 1) Duration lease,
 		@DefaultValue("24h") @DurationMin(seconds = 1) Duration retention,
 		@DefaultValue("1s") @DurationMin(seconds = 1) Duration retryAfter,
-		@DefaultValue("0s") @DurationMin(seconds = 0) Duration inProgressWait, @DefaultValue @Valid Cleanup cleanup) {
+		@DefaultValue("0s") @DurationMin(seconds = 0) Duration inProgressWait, @DefaultValue @Valid Cleanup cleanup,
+		@DefaultValue("10000") @Min(0) int replayCacheSize) {
 
 	/**
 	 * The retention job (DESIGN.md section 4, step 6), under

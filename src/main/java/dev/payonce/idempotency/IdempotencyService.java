@@ -37,7 +37,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <li>An expired lease is taken over by incrementing the attempt number; completion and
  * release are fenced by it, so a stale attempt changes nothing.</li>
  * <li>A completed record is replayed until it expires; an expired completed record is
- * removed and the key starts a new operation.</li>
+ * removed and the key starts a new operation. Completed records once read are replayed
+ * from a bounded in-process cache ({@code payonce.idempotency.replay-cache-size}) until
+ * they expire.</li>
  * </ul>
  * Methods must not be called inside a caller's transaction: each one commits on its own.
  */
@@ -59,6 +61,8 @@ public class IdempotencyService {
 
 	private final IdempotencyRecords records;
 
+	private final CompletedResponses completed;
+
 	private final TransactionTemplate transactions;
 
 	private final IdempotencyProperties properties;
@@ -67,9 +71,11 @@ public class IdempotencyService {
 
 	private final Map<String, Counter> claims = new HashMap<>();
 
-	IdempotencyService(IdempotencyRecords records, PlatformTransactionManager transactionManager,
-			IdempotencyProperties properties, Clock clock, MeterRegistry meters) {
+	IdempotencyService(IdempotencyRecords records, CompletedResponses completed,
+			PlatformTransactionManager transactionManager, IdempotencyProperties properties, Clock clock,
+			MeterRegistry meters) {
 		this.records = records;
+		this.completed = completed;
 		this.transactions = new TransactionTemplate(transactionManager);
 		this.properties = properties;
 		this.clock = clock;
@@ -135,6 +141,12 @@ public class IdempotencyService {
 	}
 
 	private Claim claimOnce(ClaimRequest request, Runnable createResource) {
+		Optional<CompletedResponses.Completed> cached = this.completed.find(request.clientId(), request.key(),
+				this.clock.instant());
+		if (cached.isPresent()) {
+			return cached.get().fingerprint().equals(request.fingerprint()) ? new Claim.Replay(cached.get().response())
+					: new Claim.Mismatch();
+		}
 		for (int round = 0; round < MAX_CLAIM_ROUNDS; round++) {
 			Optional<Claim> claim = this.transactions.execute((status) -> attemptClaim(request, createResource));
 			if (claim != null && claim.isPresent()) {
@@ -171,6 +183,10 @@ public class IdempotencyService {
 		if (record.completed() && record.expiresAt() != null && !record.expiresAt().isAfter(now)) {
 			this.records.deleteIfExpired(request, now);
 			return Optional.empty();
+		}
+		if (record.completed() && record.response() != null && record.expiresAt() != null) {
+			this.completed.remember(request.clientId(), request.key(),
+					new CompletedResponses.Completed(record.fingerprint(), record.response(), record.expiresAt(), now));
 		}
 		if (!record.fingerprint().equals(request.fingerprint())) {
 			return Optional.of(new Claim.Mismatch());

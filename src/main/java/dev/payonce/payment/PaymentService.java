@@ -74,13 +74,17 @@ public class PaymentService {
 		PaymentId paymentId = PaymentId.random();
 		ClaimRequest request = new ClaimRequest(command.clientId(), command.idempotencyKey(), command.fingerprint(),
 				paymentId.value());
-		Claim claim = this.idempotency.claim(request, () -> this.payments.save(Payment.pending(paymentId,
-				command.clientId(), command.orderId(), command.amount(), command.paymentMethod(), now())));
+		Payment pending = Payment.pending(paymentId, command.clientId(), command.orderId(), command.amount(),
+				command.paymentMethod(), now());
+		Claim claim = this.idempotency.claim(request, () -> this.payments.save(pending));
 		return switch (claim) {
 			case Claim.Replay replay -> new PaymentOutcome.Completed(replay.response(), true);
 			case Claim.Mismatch mismatch -> new PaymentOutcome.KeyReused();
 			case Claim.InProgress inProgress -> new PaymentOutcome.InProgress(inProgress.retryAfter());
-			case Claim.Acquired acquired -> charge(acquired.lease());
+			// A fresh claim just wrote the payment; only a takeover needs to read it
+			// back.
+			case Claim.Acquired acquired -> charge(acquired.lease(),
+					acquired.takeover() ? load(new PaymentId(acquired.lease().resourceId())) : pending);
 		};
 	}
 
@@ -94,10 +98,10 @@ public class PaymentService {
 		return this.payments.findByIdAndClientId(id.value(), clientId.value());
 	}
 
-	private PaymentOutcome charge(Lease lease) {
+	private PaymentOutcome charge(Lease lease, Payment payment) {
 		PaymentId paymentId = new PaymentId(lease.resourceId());
 		MDC.put("paymentId", paymentId.toString());
-		return switch (callProvider(load(paymentId))) {
+		return switch (callProvider(payment)) {
 			case GatewayResult.Approved approved -> complete(lease, approved);
 			case GatewayResult.Declined declined -> complete(lease, declined);
 			case GatewayResult.NotAttempted notAttempted -> unresolved(lease, paymentId, false, notAttempted.reason());

@@ -19,11 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
-import org.springframework.context.annotation.Primary;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.OffsetClock;
@@ -44,7 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "payonce.idempotency.retention=1h", "payonce.idempotency.cleanup.batch-size=50",
 				"payonce.reconciliation.enabled=false" })
-@Import({ TestcontainersConfiguration.class, RetentionIntegrationTests.MovableClock.class })
+@Import({ TestcontainersConfiguration.class, OffsetClock.Installed.class })
 class RetentionIntegrationTests {
 
 	@LocalServerPort
@@ -187,17 +184,6 @@ class RetentionIntegrationTests {
 	private static String body(String orderId, long amount) {
 		return """
 				{"orderId":"%s","amount":%d,"currency":"ILS"}""".formatted(orderId, amount);
-	}
-
-	@TestConfiguration(proxyBeanMethods = false)
-	static class MovableClock {
-
-		@Bean
-		@Primary
-		OffsetClock offsetClock() {
-			return new OffsetClock();
-		}
-
 	}
 
 }

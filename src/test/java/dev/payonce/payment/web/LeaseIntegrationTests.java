@@ -18,13 +18,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
-import org.springframework.context.annotation.Primary;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.MeterReadings;
@@ -45,7 +42,7 @@ import static org.awaitility.Awaitility.await;
 		properties = { "payonce.gateway.simulator.delay-after-charge=3s", "payonce.gateway.simulator.timeout=4s",
 				"payonce.reconciliation.lease-margin=1s", "payonce.idempotency.lease=6s",
 				"payonce.idempotency.in-progress-wait=8s", "payonce.reconciliation.enabled=false" })
-@Import({ TestcontainersConfiguration.class, LeaseIntegrationTests.MovableClock.class })
+@Import({ TestcontainersConfiguration.class, OffsetClock.Installed.class })
 @ExtendWith(OutputCaptureExtension.class)
 class LeaseIntegrationTests {
 
@@ -149,17 +146,6 @@ class LeaseIntegrationTests {
 			.param(key)
 			.query(String.class)
 			.single();
-	}
-
-	@TestConfiguration(proxyBeanMethods = false)
-	static class MovableClock {
-
-		@Bean
-		@Primary
-		OffsetClock offsetClock() {
-			return new OffsetClock();
-		}
-
 	}
 
 }
