@@ -95,7 +95,9 @@ def ratios(service_kind, reference_kind):
 
 
 lines = []
-commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+# The last commit that changed what was measured (code, build or harness).
+commit = subprocess.run(["git", "log", "-1", "--format=%h", "--", "src", "pom.xml", "bench/run.sh", "bench/lua",
+                         "bench/sql"], capture_output=True, text=True).stdout.strip()
 cores = os.cpu_count()
 mem = next((l.split()[1] for l in open("/proc/meminfo") if l.startswith("MemTotal")), "?")
 pg = subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-tAc", "SHOW server_version"],
