@@ -181,8 +181,8 @@ lines += ["## Storm and mix", "",
 # Latency chart: p50, p90 and p99 of each Payonce scenario's last window.
 chart = [("new", "new-service-%d" % pairs), ("replay", "replay-service-%d" % pairs),
          ("baseline", "replay-baseline-%d" % pairs), ("mix", "mix"), ("storm", "storm"), ("slow", "slow"),
-         ("claim@0", "growth-claim-0"), (f"claim@{int(largest)//1000000}M", f"growth-claim-{largest}"),
-         ("replay@0", "growth-replay-0"), (f"replay@{int(largest)//1000000}M", f"growth-replay-{largest}")]
+         ("claim-empty", "growth-claim-0"), (f"claim-{int(largest)//1000000}M", f"growth-claim-{largest}"),
+         ("replay-empty", "growth-replay-0"), (f"replay-{int(largest)//1000000}M", f"growth-replay-{largest}")]
 data = os.path.join(raw, "latency.dat")
 with open(data, "w") as f:
     for label, name in chart:
@@ -191,7 +191,7 @@ with open(data, "w") as f:
             f.write(f"{label} {r['p50']} {r['p90']} {r['p99']}\n")
 png = os.path.join(out, "latency.png")
 subprocess.run(["gnuplot", "-e", f"""
-set terminal pngcairo size 1100,520 font ',10';
+set terminal pngcairo size 1100,520 font ',10' noenhanced;
 set output '{png}';
 set title 'Payonce latency per scenario (wrk, last window of each)';
 set ylabel 'milliseconds (log scale)'; set logscale y; set grid ytics;
