@@ -115,7 +115,7 @@ wrk_run() { # wrk_run SCRIPT CONNECTIONS SECONDS
 pgbench_run() { # pgbench_run SQL CONNECTIONS
   /usr/bin/time -f "%U %S" -o "$LOADGEN_CPU" pgbench -h "$PGHOST_ADDR" -p "$PGPORT_NUM" -U postgres -n -M prepared -c "$2" -j 2 -T "$WINDOW" \
     -D digest="$DIGEST" -D client="$CLIENT_ID" -D replay_keys=500 -D replay_run="$REPLAY_RUN" \
-    -f "$BENCH_DIR/sql/$1.sql" "$DB"
+    -f "bench/sql/$1.sql" "$DB"
 }
 
 echo "Starting Payonce (production-like, bench profile)"
