@@ -25,7 +25,10 @@ public class ApiProblem extends ErrorResponseException {
 		super(status, problem(status, slug, title, detail), null);
 	}
 
-	private static ProblemDetail problem(HttpStatus status, String slug, String title, String detail) {
+	/**
+	 * A Payonce problem body: its stable type, title and detail. Also used by the advice.
+	 */
+	static ProblemDetail problem(HttpStatus status, String slug, String title, String detail) {
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
 		problem.setType(ProblemTypes.of(slug));
 		problem.setTitle(title);

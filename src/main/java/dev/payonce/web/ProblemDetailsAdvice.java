@@ -52,10 +52,9 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 	@ExceptionHandler({ DataAccessException.class, TransactionException.class })
 	ResponseEntity<Object> databaseUnavailable(Exception ex, WebRequest request) {
 		log.error("Database failure while handling a request", ex);
-		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
+		ProblemDetail problem = ApiProblem.problem(HttpStatus.SERVICE_UNAVAILABLE, "service-unavailable",
+				"Service unavailable",
 				"The service could not reach its database. Retrying with the same Idempotency-Key is safe.");
-		problem.setType(ProblemTypes.of("service-unavailable"));
-		problem.setTitle("Service unavailable");
 		HttpHeaders headers = new HttpHeaders();
 		headers.set(HttpHeaders.RETRY_AFTER, "1");
 		return handleExceptionInternal(ex, problem, headers, HttpStatus.SERVICE_UNAVAILABLE, request);
@@ -64,20 +63,16 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 	@ExceptionHandler(Exception.class)
 	ResponseEntity<Object> unexpected(Exception ex, WebRequest request) {
 		log.error("Unexpected failure while handling a request", ex);
-		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR,
+		ProblemDetail problem = ApiProblem.problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal-error", "Internal error",
 				"An unexpected error occurred.");
-		problem.setType(ProblemTypes.of("internal-error"));
-		problem.setTitle("Internal error");
 		return handleExceptionInternal(ex, problem, new HttpHeaders(), HttpStatus.INTERNAL_SERVER_ERROR, request);
 	}
 
 	@Override
 	protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex,
 			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
+		ProblemDetail problem = ApiProblem.problem(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
 				"The request body breaks the contract; see errors.");
-		problem.setType(ProblemTypes.of("invalid-request"));
-		problem.setTitle("Invalid request");
 		problem.setProperty("errors",
 				ex.getFieldErrors()
 					.stream()
@@ -91,10 +86,8 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 	protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
 			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
 		// The parser's message quotes the input and names classes: never pass it on.
-		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
+		ProblemDetail problem = ApiProblem.problem(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
 				"The request body is not valid JSON of the expected shape.");
-		problem.setType(ProblemTypes.of("invalid-request"));
-		problem.setTitle("Invalid request");
 		return handleExceptionInternal(ex, problem, headers, HttpStatus.BAD_REQUEST, request);
 	}
 
