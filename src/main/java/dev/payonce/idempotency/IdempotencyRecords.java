@@ -138,6 +138,29 @@ class IdempotencyRecords {
 			.list();
 	}
 
+	/**
+	 * Takes over the IN_PROGRESS record of a resource whose lease ended at or before
+	 * {@code now}. One conditional UPDATE: of concurrent callers (webhook deliveries, a
+	 * client retry, the reconciler) at most one matches while the lease is live again.
+	 */
+	Optional<Lease> takeOverResource(ClientId clientId, UUID resourceId, Instant now, Instant lockedUntil) {
+		return this.jdbc.sql("""
+				UPDATE idempotency_records
+				SET attempt = attempt + 1, locked_until = :lockedUntil
+				WHERE resource_id = :resourceId AND client_id = :clientId
+				  AND status = 'IN_PROGRESS' AND locked_until <= :now
+				RETURNING client_id, idempotency_key, resource_id, attempt, locked_until
+				""")
+			.param("lockedUntil", utc(lockedUntil))
+			.param("resourceId", resourceId)
+			.param("clientId", clientId.value())
+			.param("now", utc(now))
+			.query((rs, row) -> new Lease(new ClientId(rs.getString("client_id")),
+					new IdempotencyKey(rs.getString("idempotency_key")), rs.getObject("resource_id", UUID.class),
+					rs.getInt("attempt"), rs.getObject("locked_until", OffsetDateTime.class).toInstant()))
+			.optional();
+	}
+
 	/** Counts IN_PROGRESS records whose lease ended before {@code now}. */
 	long countExpiredLeases(Instant now) {
 		return this.jdbc.sql("""

@@ -20,6 +20,8 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.payonce.client.ClientId;
+
 /**
  * Claims, completes and releases idempotency keys in PostgreSQL (DESIGN.md sections 3 and
  * 4).
@@ -249,7 +251,30 @@ public class IdempotencyService {
 	 * @return {@code true} if released; {@code false} if the lease was stale
 	 */
 	public boolean release(Lease lease) {
-		Boolean released = this.transactions.execute((status) -> this.records.release(lease, this.clock.instant()));
+		return release(lease, () -> {
+		});
+	}
+
+	/**
+	 * Ends the lease at once, as {@link #release(Lease)} does, and runs
+	 * {@code beforeRelease} in the same transaction only if this lease's attempt still
+	 * holds the record: a change that is safe only while no other attempt can act on the
+	 * resource (for payments, a new provider key generation) never outlives the lease it
+	 * was decided under.
+	 * @param lease the lease from {@link Claim.Acquired} or {@link #takeOverStale}
+	 * @param beforeRelease updates the resource; runs inside the release transaction,
+	 * after the fence
+	 * @return {@code true} if released (and {@code beforeRelease} committed);
+	 * {@code false} if the lease was stale and nothing changed
+	 */
+	public boolean release(Lease lease, Runnable beforeRelease) {
+		Boolean released = this.transactions.execute((status) -> {
+			if (!this.records.lockIfHeld(lease)) {
+				return false;
+			}
+			beforeRelease.run();
+			return this.records.release(lease, this.clock.instant());
+		});
 		if (!Boolean.TRUE.equals(released)) {
 			log.warn("Stale attempt's release rejected: client={} resource={} attempt={}", lease.clientId(),
 					lease.resourceId(), lease.attempt());
@@ -273,6 +298,23 @@ public class IdempotencyService {
 		List<Lease> leases = this.transactions.execute((status) -> this.records.takeOverStale(now.minus(staleAfter),
 				now.plus(this.properties.lease()), limit));
 		return (leases != null) ? leases : List.of();
+	}
+
+	/**
+	 * Takes over the IN_PROGRESS record of one resource if its lease has ended, for a
+	 * caller that learned the operation's outcome from elsewhere (for payments, a
+	 * provider's webhook event). The returned lease is held like any takeover: complete
+	 * or release it. Fenced like every takeover, by incrementing the attempt.
+	 * @param clientId the client the resource belongs to
+	 * @param resourceId the resource (for payments, the payment id)
+	 * @return the lease; empty if the resource has no IN_PROGRESS record (it completed)
+	 * or another attempt holds a live lease on it
+	 */
+	public Optional<Lease> takeOverResource(ClientId clientId, UUID resourceId) {
+		Instant now = this.clock.instant();
+		Optional<Lease> lease = this.transactions.execute((status) -> this.records.takeOverResource(clientId,
+				resourceId, now, now.plus(this.properties.lease())));
+		return (lease != null) ? lease : Optional.empty();
 	}
 
 	/**

@@ -1,15 +1,19 @@
 package dev.payonce.payment;
 
 /**
- * What Payonce asks the provider to charge.
+ * What Payonce asks the provider to charge; the same on every attempt of one provider key
+ * generation, so the provider's idempotency layer sees the same parameters under the key.
  *
+ * @param paymentId Payonce's payment id; adapters attach it to the provider's charge (for
+ * Stripe, as metadata) so that a lookup can find the charge without the provider's id
  * @param providerIdempotencyKey the key the provider deduplicates by, derived from the
- * payment id ({@link PaymentId#providerIdempotencyKey()})
+ * payment id and its key generation ({@link PaymentId#providerIdempotencyKey(int)})
  * @param amount the amount in minor units
  * @param paymentMethod the provider's payment method token, for example
  * {@code pm_card_visa}
  * @param orderId the client's order id, passed as a description
  */
-public record ChargeRequest(String providerIdempotencyKey, Money amount, String paymentMethod, String orderId) {
+public record ChargeRequest(PaymentId paymentId, String providerIdempotencyKey, Money amount, String paymentMethod,
+		String orderId) {
 
 }

@@ -60,6 +60,10 @@ public class Payment {
 	@Column(name = "updated_at")
 	private Instant updatedAt;
 
+	/** The generation of the provider idempotency key; see {@link PaymentId}. */
+	@Column(name = "provider_key_generation")
+	private int providerKeyGeneration;
+
 	@Version
 	private @Nullable Long version;
 
@@ -76,6 +80,7 @@ public class Payment {
 		this.currency = amount.currency().getCurrencyCode();
 		this.paymentMethod = paymentMethod;
 		this.status = PaymentStatus.PENDING;
+		this.providerKeyGeneration = 1;
 		this.createdAt = now;
 		this.updatedAt = now;
 	}
@@ -135,6 +140,21 @@ public class Payment {
 		this.updatedAt = now;
 	}
 
+	/**
+	 * Moves the provider idempotency key to its next generation, so that the next charge
+	 * attempt is not answered by what the provider saved for the current key (Stripe
+	 * replays even a saved 500 for 24 hours). Only for a payment the provider has no
+	 * charge for under any key, as proven by a lookup while no attempt can be in flight:
+	 * a new key with a charge already made would charge twice.
+	 * @param now when (UTC)
+	 * @throws IllegalStateException unless the payment is {@code PENDING}
+	 */
+	public void startNewProviderKeyGeneration(Instant now) {
+		requirePending("start a new provider key generation for");
+		this.providerKeyGeneration++;
+		this.updatedAt = now;
+	}
+
 	private void requirePending(String transition) {
 		if (this.status != PaymentStatus.PENDING) {
 			throw new IllegalStateException(
@@ -143,11 +163,13 @@ public class Payment {
 	}
 
 	/**
-	 * The charge to send to the provider, the same on every attempt.
+	 * The charge to send to the provider, the same on every attempt of the current
+	 * provider key generation.
 	 * @return the charge request with this payment's provider idempotency key
 	 */
 	public ChargeRequest chargeRequest() {
-		return new ChargeRequest(id().providerIdempotencyKey(), amount(), this.paymentMethod, this.orderId);
+		return new ChargeRequest(id(), id().providerIdempotencyKey(this.providerKeyGeneration), amount(),
+				this.paymentMethod, this.orderId);
 	}
 
 	public PaymentId id() {
@@ -168,6 +190,14 @@ public class Payment {
 
 	public String paymentMethod() {
 		return this.paymentMethod;
+	}
+
+	/**
+	 * The generation of the provider idempotency key the next charge is sent with.
+	 * @return 1 or more
+	 */
+	public int providerKeyGeneration() {
+		return this.providerKeyGeneration;
 	}
 
 	public PaymentStatus status() {

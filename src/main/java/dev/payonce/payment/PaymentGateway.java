@@ -1,6 +1,7 @@
 package dev.payonce.payment;
 
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * The port to a payment provider (DESIGN.md section 5). Adapters live in
@@ -24,14 +25,50 @@ public interface PaymentGateway {
 	GatewayResult charge(ChargeRequest request);
 
 	/**
-	 * Asks what happened to the charge made under a provider idempotency key, without
-	 * ever charging (DESIGN.md section 5, reconciliation).
-	 * @param providerIdempotencyKey the key the charge was (or would have been) sent with
+	 * Asks what happened to a payment's charge, without ever charging (DESIGN.md section
+	 * 5, reconciliation).
+	 * @param request the charge as {@link #charge} is (or would have been) sent; adapters
+	 * find it by its provider idempotency key or by its payment id
 	 * @return {@link GatewayResult.Approved} or {@link GatewayResult.Declined} when the
 	 * provider has the charge; {@link GatewayResult.NotAttempted} when it confirms it has
-	 * no charge under the key; {@link GatewayResult.Unknown} when it could not be asked
+	 * no charge for the payment (under any key generation, once {@link #lookupSettleTime}
+	 * has passed since the last charge call ended); {@link GatewayResult.Unknown} when it
+	 * could not be asked or the charge has no final outcome yet
 	 */
-	GatewayResult lookup(String providerIdempotencyKey);
+	GatewayResult lookup(ChargeRequest request);
+
+	/**
+	 * How long after a charge call ended a {@link #lookup} that finds nothing proves the
+	 * provider has no charge. Zero for a provider whose lookups read their own writes;
+	 * for Stripe, whose Search is eventually consistent, the configured settle time. The
+	 * reconciler leaves a record alone at least this long after its lease ended.
+	 * @return the settle time, zero or more
+	 */
+	default Duration lookupSettleTime() {
+		return Duration.ZERO;
+	}
+
+	/**
+	 * Whether the provider saves a failed answer (a 5xx) under a provider idempotency key
+	 * and replays it to every retry with that key, as Stripe does. Only for such a
+	 * provider does the reconciler move a payment to a new provider key generation once a
+	 * lookup proved the provider has no charge for it; otherwise retries with the same
+	 * key reach the provider afresh and the key never changes.
+	 * @return {@code true} if failed answers are replayed under the key
+	 */
+	default boolean replaysFailuresUnderProviderKey() {
+		return false;
+	}
+
+	/**
+	 * How long the provider remembers a provider idempotency key, if it forgets keys: a
+	 * charge re-sent after that could charge again. Payonce refuses to start when the
+	 * reconciler's give-up window (plus a lease and a worst-case call) reaches it.
+	 * @return the key retention (Stripe: 24 hours), or empty if keys are kept for good
+	 */
+	default Optional<Duration> providerKeyRetention() {
+		return Optional.empty();
+	}
 
 	/**
 	 * The longest one {@link #charge} call can take before the adapter gives up (client

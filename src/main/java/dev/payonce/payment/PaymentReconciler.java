@@ -15,8 +15,9 @@ import dev.payonce.idempotency.Lease;
 
 /**
  * Finishes payments that nobody retried (DESIGN.md section 4, step 5): takes over
- * IN_PROGRESS records whose lease ended more than {@code stale-after} ago and <b>looks
- * the payment up</b> at the provider. It never charges.
+ * IN_PROGRESS records whose lease ended more than {@code stale-after} (and at least the
+ * gateway's lookup settle time) ago and <b>looks the payment up</b> at the provider. It
+ * never charges.
  *
  * <ul>
  * <li>Found (approved or declined): completes payment and record exactly as a request
@@ -24,7 +25,9 @@ import dev.payonce.idempotency.Lease;
  * <li>Not found, payment older than {@code give-up-after}: payment FAILED, record
  * COMPLETED with a stored {@code payment-failed} problem.</li>
  * <li>Not found but younger, or the lookup failed: releases the lease; a client retry or
- * a later run decides.</li>
+ * a later run decides. For a provider that replays a failed answer under a key (Stripe),
+ * not found also moves the payment to a new provider key generation first, so that a key
+ * whose first attempt was answered with a saved 500 cannot hold the payment forever.</li>
  * </ul>
  * Safe on several instances at once: each stale record is taken over by one of them
  * ({@code FOR UPDATE SKIP LOCKED}), and every completion is fenced by the attempt number.
@@ -58,7 +61,7 @@ public class PaymentReconciler {
 	 * @return what this run did
 	 */
 	public Report reconcile() {
-		List<Lease> stale = this.idempotency.takeOverStale(this.properties.staleAfter(), this.properties.batchSize());
+		List<Lease> stale = this.idempotency.takeOverStale(staleAfter(), this.properties.batchSize());
 		int found = 0;
 		int failed = 0;
 		int released = 0;
@@ -106,16 +109,44 @@ public class PaymentReconciler {
 		return switch (result) {
 			case GatewayResult.Approved approved -> completed(this.payments.complete(lease, approved));
 			case GatewayResult.Declined declined -> completed(this.payments.complete(lease, declined));
-			case GatewayResult.NotAttempted notFound -> givenUp(payment) ? failed(lease, paymentId) : release(lease);
+			case GatewayResult.NotAttempted notFound -> notFound(lease, payment);
 			case GatewayResult.Unknown unknown -> release(lease);
 		};
+	}
+
+	/**
+	 * The provider has no charge for the payment: give it up once it is old enough;
+	 * before that, if the provider replays a failed answer under the key for good, move
+	 * the payment to a new provider key generation so the next retry is not answered by
+	 * it. The lookup is proof because this record was left alone for at least the
+	 * gateway's lookup settle time after its last lease ended ({@link #staleAfter()}),
+	 * and no other attempt can act while this lease is held.
+	 */
+	private Settlement notFound(Lease lease, Payment payment) {
+		if (givenUp(payment)) {
+			return failed(lease, payment.id());
+		}
+		if (this.gateway.replaysFailuresUnderProviderKey()) {
+			this.payments.startNewProviderKeyGeneration(lease);
+			return Settlement.RELEASED;
+		}
+		return release(lease);
+	}
+
+	/**
+	 * How long after its lease ended a record is left alone: at least the gateway's
+	 * lookup settle time, so that a lookup that finds nothing proves there is no charge.
+	 */
+	private Duration staleAfter() {
+		Duration settle = this.gateway.lookupSettleTime();
+		return (settle.compareTo(this.properties.staleAfter()) > 0) ? settle : this.properties.staleAfter();
 	}
 
 	private GatewayResult lookup(Payment payment) {
 		long started = System.nanoTime();
 		GatewayResult result;
 		try {
-			result = this.gateway.lookup(payment.id().providerIdempotencyKey());
+			result = this.gateway.lookup(payment.chargeRequest());
 		}
 		catch (RuntimeException ex) {
 			log.error("Payment gateway lookup threw for payment {}", payment.id(), ex);

@@ -52,14 +52,17 @@ public class PaymentService {
 
 	private final PaymentMetrics metrics;
 
+	private final ReconciliationProperties reconciliation;
+
 	PaymentService(IdempotencyService idempotency, Payments payments, PaymentGateway gateway,
-			PaymentResponses responses, Clock clock, PaymentMetrics metrics) {
+			PaymentResponses responses, Clock clock, PaymentMetrics metrics, ReconciliationProperties reconciliation) {
 		this.idempotency = idempotency;
 		this.payments = payments;
 		this.gateway = gateway;
 		this.responses = responses;
 		this.clock = clock;
 		this.metrics = metrics;
+		this.reconciliation = reconciliation;
 	}
 
 	/**
@@ -101,6 +104,9 @@ public class PaymentService {
 	private PaymentOutcome charge(Lease lease, Payment payment) {
 		PaymentId paymentId = new PaymentId(lease.resourceId());
 		MDC.put("paymentId", paymentId.toString());
+		if (pastChargeWindow(payment)) {
+			return unresolved(lease, paymentId, true, "older than the give-up window: left to reconciliation");
+		}
 		return switch (callProvider(payment)) {
 			case GatewayResult.Approved approved -> complete(lease, approved);
 			case GatewayResult.Declined declined -> complete(lease, declined);
@@ -134,6 +140,36 @@ public class PaymentService {
 			payment.markFailed(now());
 			return this.responses.failed(payment);
 		});
+	}
+
+	/**
+	 * Moves the payment held by {@code lease} to its next provider key generation and
+	 * releases the lease, in one transaction fenced by the lease's attempt. Only after a
+	 * lookup proved the provider has no charge for the payment (see
+	 * {@link Payment#startNewProviderKeyGeneration}).
+	 * @return {@code true} if done; {@code false} if another attempt holds the key now
+	 * and nothing changed
+	 */
+	boolean startNewProviderKeyGeneration(Lease lease) {
+		PaymentId paymentId = new PaymentId(lease.resourceId());
+		return this.idempotency.release(lease, () -> {
+			Payment payment = load(paymentId);
+			payment.startNewProviderKeyGeneration(now());
+			this.payments.save(payment);
+			log.warn("Payment {} moves to provider key generation {}: the provider has no charge for it", paymentId,
+					payment.providerKeyGeneration());
+		});
+	}
+
+	/**
+	 * A provider that forgets provider idempotency keys (Stripe: after 24 hours) must not
+	 * be sent a charge once the payment is older than the reconciler's give-up window:
+	 * {@link LeaseGuard} keeps that window short of the key retention, so every charge
+	 * attempt reaches the provider while it still remembers the key.
+	 */
+	private boolean pastChargeWindow(Payment payment) {
+		return this.gateway.providerKeyRetention().isPresent()
+				&& !payment.createdAt().plus(this.reconciliation.giveUpAfter()).isAfter(now());
 	}
 
 	private GatewayResult callProvider(Payment payment) {

@@ -31,6 +31,22 @@ class LeaseGuardTests {
 			.withMessageContaining("payonce.reconciliation.give-up-after");
 	}
 
+	@Test
+	void acceptsGiveUpWindowThatEndsBeforeStripeForgetsItsKeys() {
+		assertThatNoException()
+			.isThrownBy(() -> LeaseGuard.checkKeyRetention(Duration.ofSeconds(30), Duration.ofSeconds(23),
+					reconciliation(Duration.ofHours(23), Duration.ofSeconds(5)), Duration.ofHours(24)));
+	}
+
+	@Test
+	void refusesGiveUpWindowThatReachesStripesKeyRetention() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> LeaseGuard.checkKeyRetention(Duration.ofSeconds(30), Duration.ofSeconds(23),
+					reconciliation(Duration.ofHours(24).minusSeconds(30), Duration.ofSeconds(5)), Duration.ofHours(24)))
+			.withMessageContaining("payonce.reconciliation.give-up-after")
+			.withMessageContaining("forgets its idempotency keys");
+	}
+
 	private static ReconciliationProperties reconciliation(Duration giveUpAfter, Duration leaseMargin) {
 		return new ReconciliationProperties(true, Duration.ofSeconds(30), Duration.ofSeconds(30), giveUpAfter, 100,
 				leaseMargin);

@@ -96,12 +96,12 @@ class SimulatorPaymentGateway implements PaymentGateway {
 	}
 
 	@Override
-	public GatewayResult lookup(String providerIdempotencyKey) {
+	public GatewayResult lookup(ChargeRequest request) {
 		return this.jdbc.sql("""
 				SELECT provider_reference, amount, currency, outcome, decline_code
 				FROM simulated_provider_charges WHERE provider_idempotency_key = :key
 				""")
-			.param("key", providerIdempotencyKey)
+			.param("key", request.providerIdempotencyKey())
 			.query((rs, row) -> outcome(rs.getString("provider_reference"), rs.getString("outcome"),
 					rs.getString("decline_code")))
 			.optional()

@@ -19,6 +19,7 @@ import dev.payonce.gateway.simulator.SimulatorProperties.Fault;
 import dev.payonce.payment.ChargeRequest;
 import dev.payonce.payment.GatewayResult;
 import dev.payonce.payment.Money;
+import dev.payonce.payment.PaymentId;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -53,7 +54,7 @@ class SimulatorPaymentGatewayIntegrationTests {
 		assertThat(first).isInstanceOf(GatewayResult.Approved.class);
 		assertThat(second).isEqualTo(first);
 		assertThat(ledgerRows(request)).isEqualTo(1);
-		assertThat(simulator.lookup(request.providerIdempotencyKey())).isEqualTo(first);
+		assertThat(simulator.lookup(request)).isEqualTo(first);
 	}
 
 	@Test
@@ -78,7 +79,7 @@ class SimulatorPaymentGatewayIntegrationTests {
 
 		assertThat(result).isInstanceOf(GatewayResult.NotAttempted.class);
 		assertThat(ledgerRows(request)).isZero();
-		assertThat(simulator.lookup(request.providerIdempotencyKey())).isInstanceOf(GatewayResult.NotAttempted.class);
+		assertThat(simulator.lookup(request)).isInstanceOf(GatewayResult.NotAttempted.class);
 	}
 
 	@Test
@@ -102,7 +103,7 @@ class SimulatorPaymentGatewayIntegrationTests {
 
 		assertThat(result).isInstanceOf(GatewayResult.Unknown.class);
 		assertThat(ledgerRows(request)).isEqualTo(1);
-		GatewayResult found = healthy.lookup(request.providerIdempotencyKey());
+		GatewayResult found = healthy.lookup(request);
 		assertThat(found).isInstanceOf(GatewayResult.Approved.class);
 		assertThat(healthy.charge(request)).isEqualTo(found);
 		assertThat(ledgerRows(request)).isEqualTo(1);
@@ -145,8 +146,9 @@ class SimulatorPaymentGatewayIntegrationTests {
 	}
 
 	private static ChargeRequest charge(String paymentMethod) {
-		return new ChargeRequest("test-" + UUID.randomUUID(), new Money(1500, Currency.getInstance("EUR")),
-				paymentMethod, "order-1");
+		PaymentId paymentId = PaymentId.random();
+		return new ChargeRequest(paymentId, paymentId.providerIdempotencyKey(1),
+				new Money(1500, Currency.getInstance("EUR")), paymentMethod, "order-1");
 	}
 
 	private long ledgerRows(ChargeRequest request) {

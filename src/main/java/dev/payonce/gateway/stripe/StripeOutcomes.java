@@ -1,0 +1,194 @@
+package dev.payonce.gateway.stripe;
+
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.UnknownHostException;
+
+import com.stripe.exception.ApiConnectionException;
+import com.stripe.exception.ApiException;
+import com.stripe.exception.CardException;
+import com.stripe.exception.IdempotencyException;
+import com.stripe.exception.RateLimitException;
+import com.stripe.exception.StripeException;
+import com.stripe.model.PaymentIntent;
+import com.stripe.model.StripeError;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.payonce.payment.GatewayResult;
+
+/**
+ * What a Stripe answer means for a charge, as a {@link GatewayResult}. The rules, from
+ * Stripe's API reference ("Errors", "Idempotent requests"):
+ *
+ * <table>
+ * <caption>Stripe answer to GatewayResult</caption>
+ * <tr>
+ * <th>Stripe answer</th>
+ * <th>Result</th>
+ * <th>Why</th>
+ * </tr>
+ * <tr>
+ * <td>PaymentIntent {@code succeeded}</td>
+ * <td>Approved</td>
+ * <td>charged</td>
+ * </tr>
+ * <tr>
+ * <td>402 {@code card_error} ({@code decline_code}, else {@code code}); PaymentIntent
+ * {@code requires_payment_method} or {@code canceled}</td>
+ * <td>Declined</td>
+ * <td>final; Stripe saves it under the key</td>
+ * </tr>
+ * <tr>
+ * <td>429 rate limited</td>
+ * <td>NotAttempted</td>
+ * <td>refused before processing, not saved</td>
+ * </tr>
+ * <tr>
+ * <td>409 {@code idempotency_key_in_use}</td>
+ * <td>NotAttempted</td>
+ * <td>a concurrent request with the key is running; this one did nothing and is not
+ * saved</td>
+ * </tr>
+ * <tr>
+ * <td>400/401/403/404 other than {@code idempotency_error}</td>
+ * <td>NotAttempted</td>
+ * <td>validation, authentication or permission: nothing was charged</td>
+ * </tr>
+ * <tr>
+ * <td>connection refused, unknown host</td>
+ * <td>NotAttempted</td>
+ * <td>the request was never sent</td>
+ * </tr>
+ * <tr>
+ * <td>timeout, connection reset, any other I/O failure</td>
+ * <td>Unknown</td>
+ * <td>Stripe may have charged</td>
+ * </tr>
+ * <tr>
+ * <td>5xx</td>
+ * <td>Unknown</td>
+ * <td>may have charged; Stripe saves a 500 under the key and replays it</td>
+ * </tr>
+ * <tr>
+ * <td>400 {@code idempotency_error}</td>
+ * <td>Unknown, logged at ERROR</td>
+ * <td>the key was used with other parameters: a bug in Payonce, and the first request's
+ * outcome is not known from this answer</td>
+ * </tr>
+ * <tr>
+ * <td>PaymentIntent {@code processing}, {@code requires_capture}, other</td>
+ * <td>Unknown</td>
+ * <td>no final outcome yet; a webhook or reconciliation settles it</td>
+ * </tr>
+ * </table>
+ * Reasons are short internal strings for logs: status, type and code only, never Stripe's
+ * message (which can quote the idempotency key).
+ */
+final class StripeOutcomes {
+
+	private static final Logger log = LoggerFactory.getLogger(StripeOutcomes.class);
+
+	private static final String NO_REFERENCE = "none";
+
+	private StripeOutcomes() {
+	}
+
+	/**
+	 * The outcome a PaymentIntent's status states.
+	 * @param intent the PaymentIntent as Stripe returned it
+	 * @return Approved, Declined or Unknown
+	 */
+	static GatewayResult of(PaymentIntent intent) {
+		String status = (intent.getStatus() != null) ? intent.getStatus() : "";
+		return switch (status) {
+			case "succeeded" -> new GatewayResult.Approved(intent.getId());
+			case "requires_payment_method" ->
+				new GatewayResult.Declined(intent.getId(), declineCode(intent.getLastPaymentError(), "payment_failed"));
+			case "canceled" -> new GatewayResult.Declined(intent.getId(), "canceled");
+			// With error_on_requires_action Stripe fails the payment instead; a server
+			// cannot authenticate for the customer.
+			case "requires_action" -> new GatewayResult.Declined(intent.getId(), "authentication_required");
+			default -> new GatewayResult.Unknown("PaymentIntent " + status);
+		};
+	}
+
+	/**
+	 * The outcome a failed charge call states.
+	 * @param failure what stripe-java threw
+	 * @return Declined, NotAttempted or Unknown
+	 */
+	static GatewayResult ofCharge(StripeException failure) {
+		Integer status = failure.getStatusCode();
+		String code = (failure.getCode() != null) ? failure.getCode() : "";
+		if (failure instanceof CardException card) {
+			return declined(card.getStripeError());
+		}
+		if (failure instanceof IdempotencyException) {
+			// Only a bug can send other parameters under a payment's provider key.
+			log.error(
+					"Stripe refused a provider idempotency key reused with other parameters (idempotency_error, "
+							+ "request {}): a bug in Payonce; the payment's outcome stays unknown",
+					failure.getRequestId());
+			return new GatewayResult.Unknown("stripe 400 idempotency_error");
+		}
+		if (failure instanceof RateLimitException) {
+			return new GatewayResult.NotAttempted("stripe 429 rate limited");
+		}
+		if (failure instanceof ApiConnectionException) {
+			return neverSent(failure) ? new GatewayResult.NotAttempted("stripe unreachable: request not sent")
+					: new GatewayResult.Unknown(
+							"stripe connection failed after sending: " + rootCause(failure).getClass().getSimpleName());
+		}
+		if (status == null || status >= 500) {
+			return new GatewayResult.Unknown("stripe " + status + " " + code);
+		}
+		if (failure instanceof ApiException && status == 409) {
+			// idempotency_key_in_use, or another conflict: nothing done by this request.
+			return new GatewayResult.NotAttempted("stripe 409 " + code);
+		}
+		return new GatewayResult.NotAttempted("stripe " + status + " " + code);
+	}
+
+	private static GatewayResult declined(@Nullable StripeError error) {
+		String reference = NO_REFERENCE;
+		if (error != null && error.getPaymentIntent() != null && error.getPaymentIntent().getId() != null) {
+			reference = error.getPaymentIntent().getId();
+		}
+		else if (error != null && error.getCharge() != null) {
+			reference = error.getCharge();
+		}
+		return new GatewayResult.Declined(reference, declineCode(error, "card_declined"));
+	}
+
+	private static String declineCode(@Nullable StripeError error, String fallback) {
+		if (error == null) {
+			return fallback;
+		}
+		if (error.getDeclineCode() != null && !error.getDeclineCode().isBlank()) {
+			return error.getDeclineCode();
+		}
+		return (error.getCode() != null && !error.getCode().isBlank()) ? error.getCode() : fallback;
+	}
+
+	/**
+	 * A connection that was never made carries nothing to Stripe; anything after it (a
+	 * reset, a timeout, even a connect timeout, which cannot be told apart from a read
+	 * timeout by type) may have.
+	 */
+	private static boolean neverSent(StripeException failure) {
+		Throwable cause = rootCause(failure);
+		return cause instanceof ConnectException || cause instanceof UnknownHostException
+				|| cause instanceof NoRouteToHostException;
+	}
+
+	private static Throwable rootCause(Throwable failure) {
+		Throwable cause = failure;
+		while (cause.getCause() != null && cause.getCause() != cause) {
+			cause = cause.getCause();
+		}
+		return cause;
+	}
+
+}

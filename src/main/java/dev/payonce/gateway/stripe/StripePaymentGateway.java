@@ -1,0 +1,158 @@
+package dev.payonce.gateway.stripe;
+
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+import com.stripe.StripeClient;
+import com.stripe.exception.StripeException;
+import com.stripe.model.PaymentIntent;
+import com.stripe.net.RequestOptions;
+import com.stripe.param.PaymentIntentCreateParams;
+import com.stripe.param.PaymentIntentCreateParams.AutomaticPaymentMethods;
+import com.stripe.param.PaymentIntentSearchParams;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.stereotype.Component;
+
+import dev.payonce.payment.ChargeRequest;
+import dev.payonce.payment.GatewayResult;
+import dev.payonce.payment.PaymentGateway;
+
+/**
+ * Charges through Stripe's PaymentIntents API, active with
+ * {@code payonce.gateway.provider=stripe}.
+ *
+ * <p>
+ * A charge is one {@code POST /v1/payment_intents} with {@code confirm=true}, the payment
+ * method, the amount in minor units and the currency, {@code error_on_requires_action} (a
+ * server cannot authenticate for the customer) and no redirects; the payment's provider
+ * idempotency key goes in the request options and its payment id in
+ * {@code metadata[payonce_payment_id]}. Stripe saves the first answer to a key once the
+ * endpoint began executing, including a 500, and replays it for 24 hours; so
+ * stripe-java's own network retries are off ({@code maxNetworkRetries=0}): every retry is
+ * the engine's, under a lease, and the worst-case call is one request. Answers map as
+ * {@link StripeOutcomes} states.
+ *
+ * <p>
+ * A lookup searches PaymentIntents by {@code metadata['payonce_payment_id']}, which finds
+ * the charge whatever provider key generation made it. Search is eventually consistent,
+ * so an empty result is proof only after {@link #lookupSettleTime()}; the reconciler
+ * waits that long after a record's last lease ended. Any failure of a lookup is
+ * {@link GatewayResult.Unknown}, never "not found". Thread-safe.
+ */
+@Component
+@ConditionalOnProperty(name = "payonce.gateway.provider", havingValue = "stripe")
+class StripePaymentGateway implements PaymentGateway {
+
+	/** Stripe prunes idempotency keys once they are at least 24 hours old. */
+	static final Duration KEY_RETENTION = Duration.ofHours(24);
+
+	/** The metadata key that carries Payonce's payment id on every PaymentIntent. */
+	static final String PAYMENT_ID_METADATA = "payonce_payment_id";
+
+	private static final Logger log = LoggerFactory.getLogger(StripePaymentGateway.class);
+
+	private final StripeClient stripe;
+
+	private final StripeProperties properties;
+
+	StripePaymentGateway(StripeProperties properties) {
+		this.properties = properties;
+		this.stripe = new StripeClient.StripeClientBuilder().setApiKey(properties.requiredSecretKey())
+			.setApiBase(properties.apiBase().toString().replaceAll("/+$", ""))
+			.setConnectTimeout(Math.toIntExact(properties.connectTimeout().toMillis()))
+			.setReadTimeout(Math.toIntExact(properties.readTimeout().toMillis()))
+			.setMaxNetworkRetries(0)
+			.build();
+		// The webhook endpoint needs it too; refuse to start without it, not on the
+		// first event.
+		properties.requiredWebhookSigningSecret();
+	}
+
+	@Override
+	public GatewayResult charge(ChargeRequest request) {
+		PaymentIntentCreateParams params = PaymentIntentCreateParams.builder()
+			.setAmount(request.amount().minorUnits())
+			.setCurrency(request.amount().currency().getCurrencyCode().toLowerCase(Locale.ROOT))
+			.setPaymentMethod(request.paymentMethod())
+			.setConfirm(true)
+			.setErrorOnRequiresAction(true)
+			.setAutomaticPaymentMethods(AutomaticPaymentMethods.builder()
+				.setEnabled(true)
+				.setAllowRedirects(AutomaticPaymentMethods.AllowRedirects.NEVER)
+				.build())
+			.setDescription(request.orderId())
+			.putMetadata(PAYMENT_ID_METADATA, request.paymentId().toString())
+			.putMetadata("payonce_order_id", request.orderId())
+			.build();
+		RequestOptions options = RequestOptions.builder().setIdempotencyKey(request.providerIdempotencyKey()).build();
+		try {
+			return StripeOutcomes.of(this.stripe.v1().paymentIntents().create(params, options));
+		}
+		catch (StripeException ex) {
+			return StripeOutcomes.ofCharge(ex);
+		}
+	}
+
+	@Override
+	public GatewayResult lookup(ChargeRequest request) {
+		PaymentIntentSearchParams params = PaymentIntentSearchParams.builder()
+			.setQuery("metadata['" + PAYMENT_ID_METADATA + "']:'" + request.paymentId() + "'")
+			.setLimit(10L)
+			.build();
+		List<PaymentIntent> found;
+		try {
+			found = this.stripe.v1().paymentIntents().search(params).getData();
+		}
+		catch (StripeException ex) {
+			return new GatewayResult.Unknown("stripe search failed: " + ex.getStatusCode() + " " + ex.getCode());
+		}
+		if (found.isEmpty()) {
+			return new GatewayResult.NotAttempted("no PaymentIntent carries this payment id");
+		}
+		if (found.size() > 1) {
+			log.error("Stripe has {} PaymentIntents for payment {}: more than one provider key generation charged",
+					found.size(), request.paymentId());
+		}
+		// A charge that succeeded wins over a failed one: the money moved.
+		return found.stream()
+			.map(StripeOutcomes::of)
+			.min(Comparator.comparingInt(StripePaymentGateway::rank))
+			.orElseThrow();
+	}
+
+	private static int rank(GatewayResult result) {
+		return switch (result) {
+			case GatewayResult.Approved approved -> 0;
+			case GatewayResult.Unknown unknown -> 1;
+			case GatewayResult.Declined declined -> 2;
+			case GatewayResult.NotAttempted notAttempted -> 3;
+		};
+	}
+
+	@Override
+	public Duration worstCaseCallDuration() {
+		return this.properties.connectTimeout().plus(this.properties.readTimeout());
+	}
+
+	@Override
+	public Duration lookupSettleTime() {
+		return this.properties.searchSettleTime();
+	}
+
+	@Override
+	public boolean replaysFailuresUnderProviderKey() {
+		return true;
+	}
+
+	@Override
+	public Optional<Duration> providerKeyRetention() {
+		return Optional.of(KEY_RETENTION);
+	}
+
+}

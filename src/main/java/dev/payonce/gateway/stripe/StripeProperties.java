@@ -1,0 +1,83 @@
+package dev.payonce.gateway.stripe;
+
+import java.net.URI;
+import java.time.Duration;
+
+import org.hibernate.validator.constraints.time.DurationMin;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Settings of the Stripe adapter, under {@code payonce.gateway.stripe.*}; read only with
+ * {@code payonce.gateway.provider=stripe}, which then requires the two secrets.
+ *
+ * <p>
+ * One charge call is one HTTP request (stripe-java's own network retries are off: the
+ * idempotency engine owns retries), so the worst-case call the lease is checked against
+ * is {@code connect-timeout} plus {@code read-timeout}.
+ *
+ * @param secretKey the Stripe secret key ({@code sk_test_...} or {@code sk_live_...}; a
+ * restricted key needs write access to PaymentIntents and read access to search); never
+ * logged
+ * @param webhookSigningSecret the signing secret of the webhook endpoint
+ * ({@code whsec_...}, from the Dashboard or from {@code stripe listen}); never logged
+ * @param apiBase where Stripe's API is (default {@code https://api.stripe.com}); tests
+ * point it at a local model of the API
+ * @param connectTimeout how long to wait for a connection (default 3s)
+ * @param readTimeout how long to wait for Stripe's answer once the request was sent
+ * (default 20s); a timeout is an unknown outcome
+ * @param searchSettleTime how long after a charge call ended a PaymentIntent search that
+ * finds nothing counts as proof that there is none (default 2m): Stripe documents Search
+ * as eventually consistent, "under normal operating conditions, data is searchable in
+ * under 1 minute"
+ * @param webhookTolerance the oldest {@code Stripe-Signature} timestamp accepted (default
+ * 5m, Stripe's own default), against replayed deliveries
+ */
+@Validated
+@ConfigurationProperties("payonce.gateway.stripe")
+public record StripeProperties(@Nullable String secretKey, @Nullable String webhookSigningSecret,
+		@DefaultValue("https://api.stripe.com") URI apiBase,
+		@DefaultValue("3s") @DurationMin(millis = 1) Duration connectTimeout,
+		@DefaultValue("20s") @DurationMin(millis = 1) Duration readTimeout,
+		@DefaultValue("2m") @DurationMin(seconds = 0) Duration searchSettleTime,
+		@DefaultValue("5m") @DurationMin(seconds = 1) Duration webhookTolerance) {
+
+	/**
+	 * The secret key, required once the adapter is active.
+	 * @return the key
+	 * @throws IllegalStateException naming the setting if it is missing
+	 */
+	String requiredSecretKey() {
+		return required(this.secretKey, "secret-key", "PAYONCE_GATEWAY_STRIPE_SECRET_KEY");
+	}
+
+	/**
+	 * The webhook signing secret, required once the adapter is active.
+	 * @return the secret
+	 * @throws IllegalStateException naming the setting if it is missing
+	 */
+	String requiredWebhookSigningSecret() {
+		return required(this.webhookSigningSecret, "webhook-signing-secret",
+				"PAYONCE_GATEWAY_STRIPE_WEBHOOK_SIGNING_SECRET");
+	}
+
+	private static String required(@Nullable String value, String name, String variable) {
+		if (value == null || value.isBlank()) {
+			throw new IllegalStateException("payonce.gateway.stripe." + name
+					+ " is required with payonce.gateway.provider=stripe (" + variable + ")");
+		}
+		return value;
+	}
+
+	@Override
+	public String toString() {
+		// Never print the secrets, for example in a failure analysis.
+		return "StripeProperties[apiBase=" + this.apiBase + ", connectTimeout=" + this.connectTimeout + ", readTimeout="
+				+ this.readTimeout + ", searchSettleTime=" + this.searchSettleTime + ", webhookTolerance="
+				+ this.webhookTolerance + "]";
+	}
+
+}

@@ -1,0 +1,12 @@
+/**
+ * The Stripe adapter of the {@link dev.payonce.payment.PaymentGateway} port, on Stripe's
+ * official Java client, active with {@code payonce.gateway.provider=stripe}: charges are
+ * PaymentIntents confirmed at once under the payment's provider idempotency key, lookups
+ * search PaymentIntents by Payonce's payment id, and {@code POST /webhooks/stripe}
+ * verifies signed events and hands their outcome to the payment module. No Stripe type
+ * leaves this package.
+ */
+@NullMarked
+package dev.payonce.gateway.stripe;
+
+import org.jspecify.annotations.NullMarked;
