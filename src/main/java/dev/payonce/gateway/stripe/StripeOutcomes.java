@@ -123,7 +123,12 @@ final class StripeOutcomes {
 		Integer status = failure.getStatusCode();
 		String code = (failure.getCode() != null) ? failure.getCode() : "";
 		if (failure instanceof CardException card) {
-			return declined(card.getStripeError());
+			GatewayResult.Declined declined = declined(card.getStripeError());
+			if (card.getStripeError() == null && card.getDeclineCode() != null) {
+				return new GatewayResult.Declined((card.getCharge() != null) ? card.getCharge() : NO_REFERENCE,
+						card.getDeclineCode());
+			}
+			return declined;
 		}
 		if (failure instanceof IdempotencyException) {
 			// Only a bug can send other parameters under a payment's provider key.
@@ -151,7 +156,7 @@ final class StripeOutcomes {
 		return new GatewayResult.NotAttempted("stripe " + status + " " + code);
 	}
 
-	private static GatewayResult declined(@Nullable StripeError error) {
+	private static GatewayResult.Declined declined(@Nullable StripeError error) {
 		String reference = NO_REFERENCE;
 		if (error != null && error.getPaymentIntent() != null && error.getPaymentIntent().getId() != null) {
 			reference = error.getPaymentIntent().getId();

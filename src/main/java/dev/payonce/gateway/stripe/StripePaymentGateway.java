@@ -137,7 +137,8 @@ class StripePaymentGateway implements PaymentGateway {
 
 	@Override
 	public Duration worstCaseCallDuration() {
-		return this.properties.connectTimeout().plus(this.properties.readTimeout());
+		// One request and the HTTP client's own re-send of it (see StripeProperties).
+		return this.properties.connectTimeout().plus(this.properties.readTimeout()).multipliedBy(2);
 	}
 
 	@Override

@@ -15,9 +15,13 @@ import org.springframework.validation.annotation.Validated;
  * {@code payonce.gateway.provider=stripe}, which then requires the two secrets.
  *
  * <p>
- * One charge call is one HTTP request (stripe-java's own network retries are off: the
- * idempotency engine owns retries), so the worst-case call the lease is checked against
- * is {@code connect-timeout} plus {@code read-timeout}.
+ * stripe-java's own network retries are off (the idempotency engine owns retries), but
+ * its HTTP client, the JDK's {@code HttpURLConnection}, re-sends a POST once by itself
+ * when the connection fails after the request was sent ({@code sun.net.http.retryPost});
+ * the re-sent request carries the same {@code Idempotency-Key}, so Stripe answers it from
+ * what it saved. The worst-case call the lease is checked against is therefore two
+ * requests: twice {@code connect-timeout} plus {@code read-timeout} (24 s with the
+ * defaults).
  *
  * @param secretKey the Stripe secret key ({@code sk_test_...} or {@code sk_live_...}; a
  * restricted key needs write access to PaymentIntents and read access to search); never
@@ -26,9 +30,10 @@ import org.springframework.validation.annotation.Validated;
  * ({@code whsec_...}, from the Dashboard or from {@code stripe listen}); never logged
  * @param apiBase where Stripe's API is (default {@code https://api.stripe.com}); tests
  * point it at a local model of the API
- * @param connectTimeout how long to wait for a connection (default 3s)
+ * @param connectTimeout how long to wait for a connection (default 2s)
  * @param readTimeout how long to wait for Stripe's answer once the request was sent
- * (default 20s); a timeout is an unknown outcome
+ * (default 10s; stripe-java's own default, 80 s, would need a lease over 165 s); a
+ * timeout is an unknown outcome
  * @param searchSettleTime how long after a charge call ended a PaymentIntent search that
  * finds nothing counts as proof that there is none (default 2m): Stripe documents Search
  * as eventually consistent, "under normal operating conditions, data is searchable in
@@ -40,8 +45,8 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("payonce.gateway.stripe")
 public record StripeProperties(@Nullable String secretKey, @Nullable String webhookSigningSecret,
 		@DefaultValue("https://api.stripe.com") URI apiBase,
-		@DefaultValue("3s") @DurationMin(millis = 1) Duration connectTimeout,
-		@DefaultValue("20s") @DurationMin(millis = 1) Duration readTimeout,
+		@DefaultValue("2s") @DurationMin(millis = 1) Duration connectTimeout,
+		@DefaultValue("10s") @DurationMin(millis = 1) Duration readTimeout,
 		@DefaultValue("2m") @DurationMin(seconds = 0) Duration searchSettleTime,
 		@DefaultValue("5m") @DurationMin(seconds = 1) Duration webhookTolerance) {
 

@@ -1,0 +1,391 @@
+package dev.payonce.gateway.stripe;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
+import com.github.tomakehurst.wiremock.client.WireMock;
+import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import com.github.tomakehurst.wiremock.extension.ResponseDefinitionTransformerV2;
+import com.github.tomakehurst.wiremock.http.Fault;
+import com.github.tomakehurst.wiremock.http.Request;
+import com.github.tomakehurst.wiremock.http.RequestMethod;
+import com.github.tomakehurst.wiremock.http.ResponseDefinition;
+import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A local model of the parts of Stripe's API that Payonce uses, served over real HTTP by
+ * WireMock, with the semantics of Stripe's public documentation:
+ * <ul>
+ * <li>{@code POST /v1/payment_intents}: the first request with an idempotency key is
+ * saved once the endpoint began executing, status and body, <b>including a 500</b>, and
+ * every later request with the key gets the saved answer with
+ * {@code Idempotent-Replayed: true}. A request with other parameters under a used key is
+ * {@code 400 idempotency_error}; a request while the key's first request is still
+ * executing is {@code 409 idempotency_key_in_use}. Validation failures, 409 and 429 are
+ * not saved.</li>
+ * <li>Test payment methods: {@code pm_card_chargeDeclined} declines with
+ * {@code generic_decline}, {@code pm_card_chargeDeclinedInsufficientFunds} with
+ * {@code insufficient_funds} (402 {@code card_error}, a PaymentIntent in
+ * {@code requires_payment_method}); any other is charged.</li>
+ * <li>{@code GET /v1/payment_intents/search}: by {@code metadata['key']:'value'}, and
+ * eventually consistent: an intent is searchable {@code searchLag} after it was
+ * created.</li>
+ * </ul>
+ * Faults are planned per order id (the PaymentIntent's description), one per create call,
+ * or drawn at random for a soak ({@link #randomFaults}).
+ */
+final class StripeApiModel implements ResponseDefinitionTransformerV2 {
+
+	/** What one create call meets. */
+	enum StripeFault {
+
+		/** Served normally. */
+		NONE,
+		/** 429 before anything is done; not saved. */
+		RATE_LIMITED,
+		/** 409 idempotency_key_in_use, as if a request with the key were executing. */
+		KEY_IN_USE,
+		/** The connection is reset before Stripe reads the request: nothing done. */
+		RESET_BEFORE,
+		/** Execution began and failed: a 500 saved under the key, nothing charged. */
+		SERVER_ERROR_SAVED,
+		/** Charged, then failed: a 500 saved under the key while the charge exists. */
+		SERVER_ERROR_AFTER_CHARGE,
+		/** Charged and saved, but the answer comes after the client's read timeout. */
+		TIMEOUT_AFTER_CHARGE,
+		/** Charged and saved, then the connection is reset before the answer. */
+		RESET_AFTER_CHARGE,
+		/**
+		 * The key was already used with other parameters (a bug): 400 idempotency_error
+		 * now and for every later request with the key.
+		 */
+		PARAMETER_MISMATCH
+
+	}
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private static final Pattern SEARCH = Pattern.compile("metadata\\['([^']+)'\\]:'([^']*)'");
+
+	private static final Pattern RETRIEVE = Pattern.compile("/v1/payment_intents/(pi_[A-Za-z0-9]+)");
+
+	private final WireMockServer server;
+
+	private final Map<String, SavedRequest> keys = new HashMap<>();
+
+	private final List<Intent> intents = new ArrayList<>();
+
+	private final Map<String, Deque<StripeFault>> plans = new HashMap<>();
+
+	private final List<String> createKeys = new ArrayList<>();
+
+	private final AtomicLong ids = new AtomicLong();
+
+	private final Duration searchLag;
+
+	private final int timeoutDelayMillis;
+
+	private double randomFaultRate;
+
+	StripeApiModel(Duration searchLag, Duration timeoutDelay) {
+		this.searchLag = searchLag;
+		this.timeoutDelayMillis = Math.toIntExact(timeoutDelay.toMillis());
+		this.server = new WireMockServer(
+				WireMockConfiguration.options().dynamicPort().containerThreads(64).extensions(this));
+		this.server.start();
+		this.server.stubFor(WireMock.any(WireMock.anyUrl()).willReturn(WireMock.aResponse().withStatus(500)));
+	}
+
+	/** Where the model listens, for {@code payonce.gateway.stripe.api-base}. */
+	String baseUrl() {
+		return this.server.baseUrl();
+	}
+
+	void shutdown() {
+		this.server.stop();
+	}
+
+	@Override
+	public String getName() {
+		return "stripe-api-model";
+	}
+
+	/** The next create calls for this order id meet these faults, in order. */
+	synchronized void plan(String orderId, StripeFault... faults) {
+		this.plans.computeIfAbsent(orderId, (id) -> new ArrayDeque<>()).addAll(List.of(faults));
+	}
+
+	/** Every create call without a planned fault meets a random fault with this rate. */
+	synchronized void randomFaults(double rate) {
+		this.randomFaultRate = rate;
+	}
+
+	/** PaymentIntents whose metadata names this payment id, whatever their status. */
+	synchronized List<Intent> intentsOf(String paymentId) {
+		return this.intents.stream().filter((intent) -> paymentId.equals(intent.paymentId())).toList();
+	}
+
+	/** Charged (succeeded) PaymentIntents of this payment id. */
+	synchronized long chargesOf(String paymentId) {
+		return intentsOf(paymentId).stream().filter((intent) -> "succeeded".equals(intent.status())).count();
+	}
+
+	/** Every PaymentIntent the model holds. */
+	synchronized List<Intent> allIntents() {
+		return List.copyOf(this.intents);
+	}
+
+	/** The idempotency keys of every create call received, in order. */
+	synchronized List<String> createKeys() {
+		return List.copyOf(this.createKeys);
+	}
+
+	@Override
+	public ResponseDefinition transform(ServeEvent event) {
+		Request request = event.getRequest();
+		String path = request.getUrl().split("\\?", 2)[0];
+		if (request.getMethod().equals(RequestMethod.POST) && path.equals("/v1/payment_intents")) {
+			return create(request);
+		}
+		if (request.getMethod().equals(RequestMethod.GET) && path.equals("/v1/payment_intents/search")) {
+			return search(request.queryParameter("query").firstValue());
+		}
+		Matcher retrieve = RETRIEVE.matcher(path);
+		if (request.getMethod().equals(RequestMethod.GET) && retrieve.matches()) {
+			return retrieve(retrieve.group(1));
+		}
+		return error(404, "invalid_request_error", "resource_missing", null).build();
+	}
+
+	private ResponseDefinition create(Request request) {
+		String key = request.getHeader("Idempotency-Key");
+		Map<String, String> params = form(request.getBodyAsString());
+		StripeFault fault = nextFault(params.getOrDefault("description", ""));
+		synchronized (this) {
+			this.createKeys.add(key);
+		}
+		if (fault == StripeFault.RATE_LIMITED) {
+			return error(429, "invalid_request_error", "rate_limit", null).build();
+		}
+		if (fault == StripeFault.KEY_IN_USE) {
+			return error(409, "idempotency_error", "idempotency_key_in_use", null).build();
+		}
+		if (fault == StripeFault.RESET_BEFORE) {
+			return new ResponseDefinitionBuilder().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
+		}
+		SavedRequest saved;
+		synchronized (this) {
+			SavedRequest existing = this.keys.get(key);
+			if (existing == null && fault == StripeFault.PARAMETER_MISMATCH) {
+				Map<String, String> other = new TreeMap<>(params);
+				other.put("amount", "1");
+				existing = new SavedRequest(other, 500, apiError(), false);
+				this.keys.put(key, existing);
+			}
+			if (existing != null) {
+				if (!existing.params().equals(params)) {
+					return error(400, "idempotency_error", null, null).build();
+				}
+				if (existing.executing()) {
+					return error(409, "idempotency_error", "idempotency_key_in_use", null).build();
+				}
+				return replay(existing, fault);
+			}
+			this.keys.put(key, new SavedRequest(params, 0, "", true));
+		}
+		// The endpoint executes: from here on, its answer is saved under the key.
+		SavedRequest answer = execute(params, fault);
+		synchronized (this) {
+			this.keys.put(key, answer);
+		}
+		return deliver(new ResponseDefinitionBuilder().withStatus(answer.status())
+			.withHeader("Content-Type", "application/json")
+			.withHeader("Idempotency-Key", key)
+			.withBody(answer.body()), fault);
+	}
+
+	private SavedRequest execute(Map<String, String> params, StripeFault fault) {
+		if (fault == StripeFault.SERVER_ERROR_SAVED) {
+			return new SavedRequest(params, 500, apiError(), false);
+		}
+		String method = params.getOrDefault("payment_method", "");
+		String declineCode = switch (method) {
+			case "pm_card_chargeDeclined" -> "generic_decline";
+			case "pm_card_chargeDeclinedInsufficientFunds" -> "insufficient_funds";
+			default -> null;
+		};
+		Intent intent = new Intent("pi_" + Long.toString(1_000_000 + this.ids.incrementAndGet(), 36),
+				params.get("metadata[payonce_payment_id]"), Long.parseLong(params.get("amount")),
+				params.get("currency"), (declineCode != null) ? "requires_payment_method" : "succeeded", declineCode,
+				Instant.now());
+		synchronized (this) {
+			this.intents.add(intent);
+		}
+		if (fault == StripeFault.SERVER_ERROR_AFTER_CHARGE) {
+			return new SavedRequest(params, 500, apiError(), false);
+		}
+		if (declineCode != null) {
+			Map<String, Object> error = new LinkedHashMap<>();
+			error.put("type", "card_error");
+			error.put("code", "card_declined");
+			error.put("decline_code", declineCode);
+			error.put("message", "Your card was declined.");
+			error.put("payment_intent", intent.json());
+			return new SavedRequest(params, 402, JSON.writeValueAsString(Map.of("error", error)), false);
+		}
+		return new SavedRequest(params, 200, JSON.writeValueAsString(intent.json()), false);
+	}
+
+	private ResponseDefinition replay(SavedRequest saved, StripeFault fault) {
+		return deliver(new ResponseDefinitionBuilder().withStatus(saved.status())
+			.withHeader("Content-Type", "application/json")
+			.withHeader("Idempotent-Replayed", "true")
+			.withBody(saved.body()), fault);
+	}
+
+	/** The network between the model and the client: on time, late or cut. */
+	private ResponseDefinition deliver(ResponseDefinitionBuilder response, StripeFault fault) {
+		if (fault == StripeFault.TIMEOUT_AFTER_CHARGE) {
+			return response.withFixedDelay(this.timeoutDelayMillis).build();
+		}
+		if (fault == StripeFault.RESET_AFTER_CHARGE) {
+			return new ResponseDefinitionBuilder().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
+		}
+		return response.build();
+	}
+
+	private ResponseDefinition search(@Nullable String query) {
+		Matcher matcher = SEARCH.matcher((query != null) ? query : "");
+		if (!matcher.matches()) {
+			return error(400, "invalid_request_error", "parameter_invalid", "query").build();
+		}
+		Instant searchable = Instant.now().minus(this.searchLag);
+		List<Map<String, Object>> found;
+		synchronized (this) {
+			found = this.intents.stream()
+				.filter((intent) -> !intent.createdAt().isAfter(searchable))
+				.filter((intent) -> "payonce_payment_id".equals(matcher.group(1))
+						&& matcher.group(2).equals(intent.paymentId()))
+				.map(Intent::json)
+				.toList();
+		}
+		Map<String, Object> result = new LinkedHashMap<>();
+		result.put("object", "search_result");
+		result.put("url", "/v1/payment_intents/search");
+		result.put("has_more", false);
+		result.put("next_page", null);
+		result.put("data", found);
+		return json(200, result);
+	}
+
+	private ResponseDefinition retrieve(String id) {
+		Optional<Intent> intent;
+		synchronized (this) {
+			intent = this.intents.stream().filter((candidate) -> candidate.id().equals(id)).findFirst();
+		}
+		return intent.map((found) -> json(200, found.json()))
+			.orElseGet(() -> error(404, "invalid_request_error", "resource_missing", "intent").build());
+	}
+
+	private synchronized StripeFault nextFault(String orderId) {
+		Deque<StripeFault> plan = this.plans.get(orderId);
+		if (plan != null && !plan.isEmpty()) {
+			return plan.poll();
+		}
+		if (this.randomFaultRate > 0 && ThreadLocalRandom.current().nextDouble() < this.randomFaultRate) {
+			StripeFault[] faults = StripeFault.values();
+			// Every fault but NONE and PARAMETER_MISMATCH (a Payonce bug, not a
+			// network's).
+			return faults[1 + ThreadLocalRandom.current().nextInt(faults.length - 2)];
+		}
+		return StripeFault.NONE;
+	}
+
+	private static Map<String, String> form(String body) {
+		Map<String, String> params = new TreeMap<>();
+		for (String pair : body.split("&")) {
+			if (pair.isEmpty()) {
+				continue;
+			}
+			String[] parts = pair.split("=", 2);
+			params.put(URLDecoder.decode(parts[0], StandardCharsets.UTF_8),
+					(parts.length > 1) ? URLDecoder.decode(parts[1], StandardCharsets.UTF_8) : "");
+		}
+		return params;
+	}
+
+	private static String apiError() {
+		return JSON.writeValueAsString(
+				Map.of("error", Map.of("type", "api_error", "message", "An unknown error occurred on Stripe's side.")));
+	}
+
+	private static ResponseDefinitionBuilder error(int status, String type, @Nullable String code,
+			@Nullable String param) {
+		Map<String, Object> error = new LinkedHashMap<>();
+		error.put("type", type);
+		if (code != null) {
+			error.put("code", code);
+		}
+		if (param != null) {
+			error.put("param", param);
+		}
+		error.put("message", "Modelled Stripe error " + status);
+		return new ResponseDefinitionBuilder().withStatus(status)
+			.withHeader("Content-Type", "application/json")
+			.withBody(JSON.writeValueAsString(Map.of("error", error)));
+	}
+
+	private static ResponseDefinition json(int status, Object body) {
+		return new ResponseDefinitionBuilder().withStatus(status)
+			.withHeader("Content-Type", "application/json")
+			.withBody(JSON.writeValueAsString(body))
+			.build();
+	}
+
+	/** A saved answer under an idempotency key, or a request with the key executing. */
+	private record SavedRequest(Map<String, String> params, int status, String body, boolean executing) {
+	}
+
+	/** A PaymentIntent the model holds. */
+	record Intent(String id, @Nullable String paymentId, long amount, String currency, String status,
+			@Nullable String declineCode, Instant createdAt) {
+
+		Map<String, Object> json() {
+			Map<String, Object> json = new LinkedHashMap<>();
+			json.put("id", this.id);
+			json.put("object", "payment_intent");
+			json.put("amount", this.amount);
+			json.put("currency", this.currency);
+			json.put("status", this.status);
+			json.put("created", this.createdAt.getEpochSecond());
+			json.put("livemode", false);
+			json.put("metadata", (this.paymentId != null) ? Map.of("payonce_payment_id", this.paymentId) : Map.of());
+			if (this.declineCode != null) {
+				json.put("last_payment_error",
+						Map.of("type", "card_error", "code", "card_declined", "decline_code", this.declineCode));
+			}
+			return json;
+		}
+
+	}
+
+}

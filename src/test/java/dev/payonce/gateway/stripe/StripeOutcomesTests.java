@@ -1,0 +1,117 @@
+package dev.payonce.gateway.stripe;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.ServerSocket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Currency;
+
+import com.stripe.exception.ApiConnectionException;
+import com.stripe.exception.ApiException;
+import com.stripe.exception.CardException;
+import com.stripe.exception.IdempotencyException;
+import com.stripe.exception.InvalidRequestException;
+import com.stripe.exception.RateLimitException;
+import com.stripe.model.PaymentIntent;
+import org.junit.jupiter.api.Test;
+
+import dev.payonce.payment.ChargeRequest;
+import dev.payonce.payment.GatewayResult;
+import dev.payonce.payment.Money;
+import dev.payonce.payment.PaymentId;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The Stripe answer to {@link GatewayResult} table, one row a test, and the adapter
+ * against an address where nothing listens.
+ */
+class StripeOutcomesTests {
+
+	@Test
+	void succeededPaymentIntentIsApproved() {
+		assertThat(StripeOutcomes.of(intent("pi_1", "succeeded"))).isEqualTo(new GatewayResult.Approved("pi_1"));
+	}
+
+	@Test
+	void processingPaymentIntentIsUnknown() {
+		assertThat(StripeOutcomes.of(intent("pi_2", "processing"))).isInstanceOf(GatewayResult.Unknown.class);
+	}
+
+	@Test
+	void cardErrorIsDeclinedWithItsDeclineCode() {
+		CardException declined = new CardException("declined", "req_1", "card_declined", null, "insufficient_funds",
+				"ch_1", 402, null);
+
+		assertThat(StripeOutcomes.ofCharge(declined))
+			.isEqualTo(new GatewayResult.Declined("ch_1", "insufficient_funds"));
+	}
+
+	@Test
+	void rateLimitIsNotAttempted() {
+		assertThat(StripeOutcomes.ofCharge(new RateLimitException("slow down", "req_2", "rate_limit", null, 429, null)))
+			.isInstanceOf(GatewayResult.NotAttempted.class);
+	}
+
+	@Test
+	void keyInUseIsNotAttempted() {
+		assertThat(StripeOutcomes.ofCharge(new ApiException("in use", "req_3", "idempotency_key_in_use", 409, null)))
+			.isInstanceOf(GatewayResult.NotAttempted.class);
+	}
+
+	@Test
+	void serverErrorIsUnknown() {
+		assertThat(StripeOutcomes.ofCharge(new ApiException("oops", "req_4", null, 500, null)))
+			.isInstanceOf(GatewayResult.Unknown.class);
+	}
+
+	@Test
+	void parameterMismatchIsUnknown() {
+		assertThat(StripeOutcomes.ofCharge(new IdempotencyException("mismatch", "req_5", null, 400)))
+			.isInstanceOf(GatewayResult.Unknown.class);
+	}
+
+	@Test
+	void validationFailureIsNotAttempted() {
+		assertThat(StripeOutcomes
+			.ofCharge(new InvalidRequestException("bad", "payment_method", "req_6", "resource_missing", 400, null)))
+			.isInstanceOf(GatewayResult.NotAttempted.class);
+	}
+
+	@Test
+	void timeoutIsUnknownAndRefusedConnectionIsNotAttempted() {
+		ApiConnectionException timeout = new ApiConnectionException("io", new SocketTimeoutException("read"));
+		ApiConnectionException refused = new ApiConnectionException("io", new ConnectException("refused"));
+
+		assertThat(StripeOutcomes.ofCharge(timeout)).isInstanceOf(GatewayResult.Unknown.class);
+		assertThat(StripeOutcomes.ofCharge(refused)).isInstanceOf(GatewayResult.NotAttempted.class);
+	}
+
+	@Test
+	void unreachableStripeIsNotAttemptedForAChargeAndUnknownForALookup() throws IOException {
+		int closedPort;
+		try (ServerSocket socket = new ServerSocket(0)) {
+			closedPort = socket.getLocalPort();
+		}
+		StripePaymentGateway gateway = new StripePaymentGateway(new StripeProperties("sk_test_unreachable",
+				"whsec_unreachable", URI.create("http://127.0.0.1:" + closedPort), Duration.ofSeconds(1),
+				Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofMinutes(5)));
+		PaymentId paymentId = PaymentId.random();
+		ChargeRequest charge = new ChargeRequest(paymentId, paymentId.providerIdempotencyKey(1),
+				new Money(100, Currency.getInstance("EUR")), "pm_card_visa", "order-1");
+
+		assertThat(gateway.charge(charge)).isInstanceOf(GatewayResult.NotAttempted.class);
+		assertThat(gateway.lookup(charge)).as("a failed lookup never proves there is no charge")
+			.isInstanceOf(GatewayResult.Unknown.class);
+	}
+
+	private static PaymentIntent intent(String id, String status) {
+		PaymentIntent intent = new PaymentIntent();
+		intent.setId(id);
+		intent.setStatus(status);
+		return intent;
+	}
+
+}

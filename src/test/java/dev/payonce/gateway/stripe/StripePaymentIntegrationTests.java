@@ -1,0 +1,257 @@
+package dev.payonce.gateway.stripe;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
+import dev.payonce.payment.PaymentReconciler;
+import dev.payonce.payment.web.PaymentsApi;
+import dev.payonce.payment.web.PaymentsApi.Reply;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The Stripe adapter end to end: {@code POST /payments} over real HTTP, real PostgreSQL,
+ * stripe-java over real HTTP to {@link StripeApiModel}. For every fault Stripe can answer
+ * with, the payment settles (a client retry with the same key, and where Stripe replays a
+ * saved failure, the reconciler's lookup and a new provider key generation) and the model
+ * holds at most one charged PaymentIntent for the payment.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "payonce.gateway.provider=stripe", "payonce.gateway.stripe.secret-key=sk_test_model",
+				"payonce.gateway.stripe.webhook-signing-secret=" + StripePaymentIntegrationTests.SIGNING_SECRET,
+				"payonce.gateway.stripe.connect-timeout=1s", "payonce.gateway.stripe.read-timeout=1s",
+				"payonce.gateway.stripe.search-settle-time=600ms", "payonce.reconciliation.enabled=false",
+				"payonce.reconciliation.stale-after=0s" })
+@Import(TestcontainersConfiguration.class)
+@ExtendWith(OutputCaptureExtension.class)
+class StripePaymentIntegrationTests {
+
+	static final String SIGNING_SECRET = "whsec_model_signing_secret";
+
+	/** Shorter than the settle time: the reconciler must never outrun it. */
+	static final StripeApiModel stripe = new StripeApiModel(Duration.ofMillis(300), Duration.ofMillis(1500));
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	JdbcClient jdbc;
+
+	@Autowired
+	PaymentReconciler reconciler;
+
+	@DynamicPropertySource
+	static void stripeApi(DynamicPropertyRegistry registry) {
+		registry.add("payonce.gateway.stripe.api-base", stripe::baseUrl);
+	}
+
+	@AfterAll
+	static void stopStripe() {
+		stripe.shutdown();
+	}
+
+	@Test
+	void chargesOncePerKeyAndReplaysWithoutCallingStripeAgain() {
+		Order order = new Order(StripeFault.NONE);
+
+		Reply first = order.pay();
+		Reply replay = order.pay();
+
+		assertThat(first.status()).isEqualTo(201);
+		assertThat(first.field("providerReference")).startsWith("pi_");
+		assertThat(replay.body()).isEqualTo(first.body());
+		assertThat(replay.header("Idempotent-Replayed")).contains("true");
+		assertThat(stripe.chargesOf(first.field("id"))).isEqualTo(1);
+		assertThat(stripe.createKeys()).containsOnlyOnce("payonce-payment-" + first.field("id"));
+	}
+
+	@Test
+	void declineIsFinalAndReplayed() {
+		Order order = new Order("pm_card_chargeDeclinedInsufficientFunds");
+
+		Reply first = order.pay();
+		Reply replay = order.pay();
+
+		assertThat(first.status()).isEqualTo(402);
+		assertThat(first.problemType()).endsWith("/payment-declined");
+		assertThat(first.field("declineCode")).isEqualTo("insufficient_funds");
+		assertThat(replay.body()).isEqualTo(first.body());
+		assertThat(stripe.chargesOf(first.field("paymentId"))).isZero();
+		assertThat(status(first.field("paymentId"))).isEqualTo("DECLINED");
+	}
+
+	@Test
+	void rateLimitedChargeIsNotAttemptedAndTheRetryCharges() {
+		assertSettlesWithOneCharge(new Order(StripeFault.RATE_LIMITED), "/payment-provider-unavailable", 1);
+	}
+
+	@Test
+	void keyInUseIsNotAttemptedAndTheRetryCharges() {
+		assertSettlesWithOneCharge(new Order(StripeFault.KEY_IN_USE), "/payment-provider-unavailable", 1);
+	}
+
+	@Test
+	void resetBeforeStripeReadTheRequestIsUnknownAndTheRetryCharges() {
+		// Twice: the JDK's HTTP client re-sends a POST once by itself after a reset.
+		assertSettlesWithOneCharge(new Order(StripeFault.RESET_BEFORE, StripeFault.RESET_BEFORE),
+				"/payment-outcome-unknown", 1);
+	}
+
+	@Test
+	void timeoutAfterTheChargeWasRecordedIsUnknownAndTheRetryGetsTheSameCharge() {
+		assertSettlesWithOneCharge(new Order(StripeFault.TIMEOUT_AFTER_CHARGE), "/payment-outcome-unknown", 1);
+	}
+
+	@Test
+	void connectionResetAfterTheChargeIsUnknownAndTheRetryGetsTheSameCharge() {
+		assertSettlesWithOneCharge(new Order(StripeFault.RESET_AFTER_CHARGE, StripeFault.RESET_AFTER_CHARGE),
+				"/payment-outcome-unknown", 1);
+	}
+
+	@Test
+	void httpClientsOwnResendAfterAResetCarriesTheSameProviderKey() {
+		Order order = new Order(StripeFault.RESET_AFTER_CHARGE);
+
+		Reply first = order.pay();
+
+		assertThat(first.status()).isEqualTo(201);
+		assertThat(stripe.createKeys()).filteredOn(("payonce-payment-" + first.field("id"))::equals).hasSize(2);
+		assertThat(stripe.chargesOf(first.field("id"))).isEqualTo(1);
+	}
+
+	@Test
+	void savedServerErrorIsReplayedUntilALookupProvesNoChargeThenANewKeyGenerationCharges() {
+		Order order = new Order(StripeFault.SERVER_ERROR_SAVED);
+
+		Reply first = order.pay();
+		String paymentId = first.field("paymentId");
+		Reply replayedFailure = order.pay();
+		reconcileUntil(paymentId, () -> generation(paymentId) == 2);
+		Reply settled = order.pay();
+
+		assertThat(first.problemType()).endsWith("/payment-outcome-unknown");
+		assertThat(replayedFailure.problemType()).endsWith("/payment-outcome-unknown");
+		assertThat(settled.status()).isEqualTo(201);
+		assertThat(stripe.chargesOf(paymentId)).isEqualTo(1);
+		assertThat(stripe.createKeys()).containsSubsequence("payonce-payment-" + paymentId,
+				"payonce-payment-" + paymentId, "payonce-payment-" + paymentId + "-g2");
+	}
+
+	@Test
+	void serverErrorAfterTheChargeIsFoundByLookupOnceSearchCaughtUpAndKeepsItsKey() {
+		Order order = new Order(StripeFault.SERVER_ERROR_AFTER_CHARGE);
+
+		Reply first = order.pay();
+		String paymentId = first.field("paymentId");
+		int takenOverAtOnce = this.reconciler.reconcile().takenOver();
+		reconcileUntil(paymentId, () -> "SUCCEEDED".equals(status(paymentId)));
+		Reply retry = order.pay();
+
+		assertThat(first.problemType()).endsWith("/payment-outcome-unknown");
+		assertThat(takenOverAtOnce).as("the record is left alone for the search settle time").isZero();
+		assertThat(retry.status()).isEqualTo(201);
+		assertThat(retry.header("Idempotent-Replayed")).contains("true");
+		assertThat(retry.field("providerReference")).isEqualTo(stripe.intentsOf(paymentId).get(0).id());
+		assertThat(generation(paymentId)).isEqualTo(1);
+		assertThat(stripe.chargesOf(paymentId)).isEqualTo(1);
+	}
+
+	@Test
+	void parameterMismatchIsLoggedAsABugAndSettlesUnderANewKeyGeneration(CapturedOutput output) {
+		Order order = new Order(StripeFault.PARAMETER_MISMATCH);
+
+		Reply first = order.pay();
+		String paymentId = first.field("paymentId");
+		reconcileUntil(paymentId, () -> generation(paymentId) == 2);
+		Reply settled = order.pay();
+
+		assertThat(first.problemType()).endsWith("/payment-outcome-unknown");
+		assertThat(output.getAll()).contains("idempotency_error").doesNotContain(order.key);
+		assertThat(settled.status()).isEqualTo(201);
+		assertThat(stripe.chargesOf(paymentId)).isEqualTo(1);
+	}
+
+	private void assertSettlesWithOneCharge(Order order, String firstProblem, int retries) {
+		Reply first = order.pay();
+		String paymentId = first.field("paymentId");
+		Reply last = first;
+		for (int retry = 0; retry < retries; retry++) {
+			last = order.pay();
+		}
+
+		assertThat(first.status()).isEqualTo(503);
+		assertThat(first.problemType()).endsWith(firstProblem);
+		assertThat(last.status()).isEqualTo(201);
+		assertThat(last.field("id")).isEqualTo(paymentId);
+		assertThat(status(paymentId)).isEqualTo("SUCCEEDED");
+		assertThat(stripe.chargesOf(paymentId)).isEqualTo(1);
+		assertThat(last.field("providerReference")).isEqualTo(stripe.intentsOf(paymentId).get(0).id());
+	}
+
+	/** Runs the reconciler until the condition holds; no sleep orders anything here. */
+	private void reconcileUntil(String paymentId, java.util.function.BooleanSupplier condition) {
+		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> {
+			this.reconciler.reconcile();
+			return condition.getAsBoolean();
+		});
+	}
+
+	private String status(String paymentId) {
+		return this.jdbc.sql("SELECT status FROM payments WHERE id = ?::uuid")
+			.param(paymentId)
+			.query(String.class)
+			.single();
+	}
+
+	private int generation(String paymentId) {
+		return this.jdbc.sql("SELECT provider_key_generation FROM payments WHERE id = ?::uuid")
+			.param(paymentId)
+			.query(Integer.class)
+			.single();
+	}
+
+	/** One order, its key and its body; faults planned on the model by its order id. */
+	private final class Order {
+
+		final String orderId = "stripe-" + UUID.randomUUID();
+
+		final String key = "key-" + UUID.randomUUID();
+
+		final String paymentMethod;
+
+		Order(StripeFault... faults) {
+			this("pm_card_visa");
+			stripe.plan(this.orderId, faults);
+		}
+
+		Order(String paymentMethod) {
+			this.paymentMethod = paymentMethod;
+		}
+
+		Reply pay() {
+			return new PaymentsApi(StripePaymentIntegrationTests.this.port).pay(this.key, """
+					{"orderId":"%s","amount":1250,"currency":"EUR","paymentMethod":"%s"}""".formatted(this.orderId,
+					this.paymentMethod));
+		}
+
+	}
+
+}
