@@ -134,6 +134,33 @@ public class PaymentService {
 		});
 	}
 
+	/**
+	 * Completes the payment held by {@code lease} with a final outcome learned outside a
+	 * charge call (a webhook event), and runs {@code alsoInTransaction} in the same
+	 * fenced transaction.
+	 * @param outcome {@link GatewayResult.Approved} or {@link GatewayResult.Declined}
+	 * @return the stored 201 or 402, or 409 if another attempt holds the key now (then
+	 * nothing, {@code alsoInTransaction} included, was written)
+	 * @throws IllegalArgumentException for an outcome that is not final
+	 */
+	PaymentOutcome settle(Lease lease, GatewayResult outcome, Runnable alsoInTransaction) {
+		return switch (outcome) {
+			case GatewayResult.Approved approved -> complete(lease, PaymentStatus.SUCCEEDED, (payment) -> {
+				alsoInTransaction.run();
+				payment.markSucceeded(approved.providerReference(), now());
+				return this.responses.created(payment);
+			});
+			case GatewayResult.Declined declined -> complete(lease, PaymentStatus.DECLINED, (payment) -> {
+				alsoInTransaction.run();
+				payment.markDeclined(declined.providerReference(), declined.declineCode(), now());
+				return this.responses.declined(payment);
+			});
+			case GatewayResult.NotAttempted notAttempted ->
+				throw new IllegalArgumentException("Not a final outcome: " + notAttempted);
+			case GatewayResult.Unknown unknown -> throw new IllegalArgumentException("Not a final outcome: " + unknown);
+		};
+	}
+
 	/** Reconciliation gave up: payment FAILED and the failure stored for every retry. */
 	PaymentOutcome fail(Lease lease) {
 		return complete(lease, PaymentStatus.FAILED, (payment) -> {

@@ -11,6 +11,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.Profiles;
+import org.springframework.http.HttpMethod;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.Authentication;
@@ -26,7 +27,8 @@ import dev.payonce.client.SecurityProperties;
 /**
  * HTTP security: stateless bearer authentication, no session, no CSRF (no cookies are
  * ever read), no form or basic login. The payments API needs a client's API key, the
- * admin API the admin token, and only the health endpoint is public.
+ * admin API the admin token, and only the health endpoint and the signed provider webhook
+ * ({@code POST /webhooks/stripe}) are public.
  */
 @Configuration(proxyBeanMethods = false)
 class SecurityConfiguration {
@@ -57,6 +59,10 @@ class SecurityConfiguration {
 				// The benchmark baseline exists only in the bench profile; elsewhere this
 				// is a 404.
 				.requestMatchers("/bench/baseline")
+				.permitAll()
+				// Authenticated by the provider's signature (gateway.stripe), not an API
+				// key; a 404 unless that provider is configured.
+				.requestMatchers(HttpMethod.POST, "/webhooks/stripe")
 				.permitAll()
 				.requestMatchers("/admin/**")
 				.hasRole("ADMIN")
