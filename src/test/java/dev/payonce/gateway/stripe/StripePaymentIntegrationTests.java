@@ -18,6 +18,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import dev.payonce.OffsetClock;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
 import dev.payonce.payment.PaymentReconciler;
@@ -40,7 +41,7 @@ import static org.awaitility.Awaitility.await;
 				"payonce.gateway.stripe.connect-timeout=1s", "payonce.gateway.stripe.read-timeout=1s",
 				"payonce.gateway.stripe.search-settle-time=600ms", "payonce.reconciliation.enabled=false",
 				"payonce.reconciliation.stale-after=0s" })
-@Import(TestcontainersConfiguration.class)
+@Import({ TestcontainersConfiguration.class, OffsetClock.Installed.class })
 @ExtendWith(OutputCaptureExtension.class)
 class StripePaymentIntegrationTests {
 
@@ -57,6 +58,9 @@ class StripePaymentIntegrationTests {
 
 	@Autowired
 	PaymentReconciler reconciler;
+
+	@Autowired
+	OffsetClock clock;
 
 	@DynamicPropertySource
 	static void stripeApi(DynamicPropertyRegistry registry) {
@@ -187,6 +191,27 @@ class StripePaymentIntegrationTests {
 		assertThat(output.getAll()).contains("idempotency_error").doesNotContain(order.key);
 		assertThat(settled.status()).isEqualTo(201);
 		assertThat(stripe.chargesOf(paymentId)).isEqualTo(1);
+	}
+
+	@Test
+	void paymentOlderThanTheGiveUpWindowIsNeverChargedAgainAndTheReconcilerSettlesIt() {
+		Order order = new Order(StripeFault.RATE_LIMITED);
+		Reply first = order.pay();
+		String paymentId = first.field("paymentId");
+		int createCalls = stripe.createKeys().size();
+
+		this.clock.advance(Duration.ofMinutes(16));
+		Reply late = order.pay();
+		reconcileUntil(paymentId, () -> "FAILED".equals(status(paymentId)));
+		Reply settled = order.pay();
+
+		assertThat(first.problemType()).endsWith("/payment-provider-unavailable");
+		assertThat(late.status()).isEqualTo(503);
+		assertThat(late.problemType()).endsWith("/payment-outcome-unknown");
+		assertThat(stripe.createKeys()).as("no charge sent past the give-up window").hasSize(createCalls);
+		assertThat(settled.status()).isEqualTo(402);
+		assertThat(settled.problemType()).endsWith("/payment-failed");
+		assertThat(stripe.intentsOf(paymentId)).isEmpty();
 	}
 
 	private void assertSettlesWithOneCharge(Order order, String firstProblem, int retries) {

@@ -1,0 +1,33 @@
+package dev.payonce.gateway.stripe;
+
+import java.net.URI;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+class StripePropertiesTests {
+
+	@Test
+	void missingSecretsNameTheirSettings() {
+		StripeProperties properties = new StripeProperties(null, " ", URI.create("https://api.stripe.com"),
+				Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofMinutes(2), Duration.ofMinutes(5));
+
+		assertThatIllegalStateException().isThrownBy(properties::requiredSecretKey)
+			.withMessageStartingWith("payonce.gateway.stripe.secret-key");
+		assertThatIllegalStateException().isThrownBy(properties::requiredWebhookSigningSecret)
+			.withMessageStartingWith("payonce.gateway.stripe.webhook-signing-secret");
+	}
+
+	@Test
+	void neverPrintsItsSecrets() {
+		StripeProperties properties = new StripeProperties("sk_test_secret", "whsec_secret",
+				URI.create("https://api.stripe.com"), Duration.ofSeconds(2), Duration.ofSeconds(10),
+				Duration.ofMinutes(2), Duration.ofMinutes(5));
+
+		assertThat(properties.toString()).doesNotContain("sk_test_secret").doesNotContain("whsec_secret");
+	}
+
+}
