@@ -75,6 +75,11 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 		/** Charged and saved, then the connection is reset before the answer. */
 		RESET_AFTER_CHARGE,
 		/**
+		 * Charged and saved, and the answer takes a minute: long enough to kill the
+		 * caller while it waits. Never drawn at random.
+		 */
+		HANG_AFTER_CHARGE,
+		/**
 		 * The key was already used with other parameters (a bug): 400 idempotency_error
 		 * now and for every later request with the key.
 		 */
@@ -270,6 +275,9 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 		if (fault == StripeFault.RESET_AFTER_CHARGE) {
 			return new ResponseDefinitionBuilder().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
 		}
+		if (fault == StripeFault.HANG_AFTER_CHARGE) {
+			return response.withFixedDelay(60_000).build();
+		}
 		return response.build();
 	}
 
@@ -313,9 +321,9 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 		}
 		if (this.randomFaultRate > 0 && ThreadLocalRandom.current().nextDouble() < this.randomFaultRate) {
 			StripeFault[] faults = StripeFault.values();
-			// Every fault but NONE and PARAMETER_MISMATCH (a Payonce bug, not a
-			// network's).
-			return faults[1 + ThreadLocalRandom.current().nextInt(faults.length - 2)];
+			// Every fault but NONE, HANG_AFTER_CHARGE and PARAMETER_MISMATCH (a
+			// Payonce bug, not a network's).
+			return faults[1 + ThreadLocalRandom.current().nextInt(faults.length - 3)];
 		}
 		return StripeFault.NONE;
 	}
