@@ -24,6 +24,11 @@ public final class MeterReadings {
 		return counter("payonce.payments", "status", status);
 	}
 
+	/** {@code payonce.webhook.events} with the given effect. */
+	public double webhookEvents(String effect) {
+		return counter("payonce.webhook.events", "effect", effect);
+	}
+
 	/** How many {@code payonce.provider.calls} had this operation and outcome. */
 	public long providerCalls(String operation, String outcome) {
 		var timer = Search.in(this.meters)

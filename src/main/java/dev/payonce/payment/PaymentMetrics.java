@@ -12,7 +12,8 @@ import org.springframework.stereotype.Component;
 /**
  * The payment module's meters: {@code payonce.payments} (payments that reached a final
  * status, by status), {@code payonce.provider.calls} (a timer of provider calls by
- * operation and outcome) and {@code payonce.reconciliation.outcomes}. Tags carry no
+ * operation and outcome), {@code payonce.reconciliation.outcomes} and
+ * {@code payonce.webhook.events} (webhook deliveries by effect). Tags carry no
  * identifiers, so cardinality stays fixed.
  */
 @Component
@@ -29,6 +30,9 @@ class PaymentMetrics {
 		}
 		for (String outcome : new String[] { "found", "failed", "released" }) {
 			reconciliation(outcome);
+		}
+		for (String effect : new String[] { "applied", "duplicate", "ignored", "deferred" }) {
+			webhookEvents(effect);
 		}
 		// Every series exists from start-up, so a rate of unknown outcomes is never "no
 		// data".
@@ -59,6 +63,22 @@ class PaymentMetrics {
 
 	void reconciled(String outcome) {
 		reconciliation(outcome).increment();
+	}
+
+	void webhookEvent(WebhookEffect effect) {
+		webhookEvents(switch (effect) {
+			case WebhookEffect.Applied applied -> "applied";
+			case WebhookEffect.Duplicate duplicate -> "duplicate";
+			case WebhookEffect.Ignored ignored -> "ignored";
+			case WebhookEffect.Deferred deferred -> "deferred";
+		}).increment();
+	}
+
+	private Counter webhookEvents(String effect) {
+		return Counter.builder("payonce.webhook.events")
+			.description("Provider webhook deliveries by effect")
+			.tag("effect", effect)
+			.register(this.meters);
 	}
 
 	private Counter payments(PaymentStatus status) {

@@ -47,12 +47,15 @@ public class PaymentWebhooks {
 
 	private final IdempotencyService idempotency;
 
+	private final PaymentMetrics metrics;
+
 	PaymentWebhooks(WebhookEvents events, Payments payments, PaymentService paymentService,
-			IdempotencyService idempotency) {
+			IdempotencyService idempotency, PaymentMetrics metrics) {
 		this.events = events;
 		this.payments = payments;
 		this.paymentService = paymentService;
 		this.idempotency = idempotency;
+		this.metrics = metrics;
 	}
 
 	/**
@@ -63,6 +66,12 @@ public class PaymentWebhooks {
 	 * is then recorded and the provider delivers the event again
 	 */
 	public WebhookEffect apply(WebhookEvent event) {
+		WebhookEffect effect = applyOnce(event);
+		this.metrics.webhookEvent(effect);
+		return effect;
+	}
+
+	private WebhookEffect applyOnce(WebhookEvent event) {
 		if (this.events.exists(event.provider(), event.eventId())) {
 			return new WebhookEffect.Duplicate();
 		}

@@ -167,6 +167,8 @@ class StripeWebhookIntegrationTests {
 		String event = event("payment_intent.succeeded", pending.intent());
 		MeterReadings readings = new MeterReadings(this.meters);
 		double succeeded = readings.payments("succeeded");
+		double applied = readings.webhookEvents("applied");
+		double deliveries = deliveries(readings);
 		CountDownLatch start = new CountDownLatch(1);
 		List<Future<Integer>> answers = new ArrayList<>();
 
@@ -191,6 +193,13 @@ class StripeWebhookIntegrationTests {
 		assertThat(status(pending.paymentId())).isEqualTo("SUCCEEDED");
 		assertThat(eventRows(pending.paymentId())).isEqualTo(1);
 		assertThat(readings.payments("succeeded") - succeeded).isEqualTo(1);
+		assertThat(readings.webhookEvents("applied") - applied).isEqualTo(1);
+		assertThat(deliveries(readings) - deliveries).isEqualTo(101);
+	}
+
+	private static double deliveries(MeterReadings readings) {
+		return readings.webhookEvents("applied") + readings.webhookEvents("duplicate")
+				+ readings.webhookEvents("ignored") + readings.webhookEvents("deferred");
 	}
 
 	@Test
