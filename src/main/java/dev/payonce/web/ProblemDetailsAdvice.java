@@ -62,13 +62,15 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 	@ExceptionHandler(IOException.class)
 	@Nullable ResponseEntity<Object> bodyNotRead(IOException ex, WebRequest request, HttpServletResponse response)
 			throws IOException {
-		if (Failures.isTimeout(ex)) {
+		if (Failures.isTimeout(ex) && !response.isCommitted()) {
 			log.info("Request body timed out; answered 408");
 			response.setHeader(HttpHeaders.CONNECTION, "close");
 			return handleExceptionInternal(ex, Problems.forStatus(408), new HttpHeaders(), HttpStatus.REQUEST_TIMEOUT,
 					request);
 		}
-		if (Failures.isClientGone(ex)) {
+		if (Failures.isClientGone(ex) || response.isCommitted()) {
+			// Tomcat has answered already (a timed-out body is its 408) or nobody
+			// listens.
 			log.debug("Client went away while the request was handled: {}", ex.getClass().getSimpleName());
 			return null;
 		}

@@ -171,7 +171,6 @@ public final class Problems {
 		}
 		response.setStatus(problem.getStatus());
 		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-		response.setCharacterEncoding("UTF-8");
 		byte[] body = json(problem).getBytes(java.nio.charset.StandardCharsets.UTF_8);
 		response.setContentLength(body.length);
 		response.getOutputStream().write(body);

@@ -122,6 +122,10 @@ class PaymentController {
 									examples = {
 											@ExampleObject(name = "payment-declined", value = ProblemExamples.DECLINED),
 											@ExampleObject(name = "payment-failed", value = ProblemExamples.FAILED) })),
+					@ApiResponse(responseCode = "408", description = "The body stalled; nothing stored",
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = @ExampleObject(name = "request-timeout",
+											value = ProblemExamples.REQUEST_TIMEOUT))),
 					@ApiResponse(responseCode = "409", description = "A request with this key is still in progress",
 							headers = @Header(name = "Retry-After", description = "seconds to wait before retrying"),
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,

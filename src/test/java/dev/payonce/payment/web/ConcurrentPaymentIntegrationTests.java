@@ -16,6 +16,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import com.zaxxer.hikari.HikariDataSource;
+import javax.sql.DataSource;
+
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
@@ -56,6 +59,9 @@ class ConcurrentPaymentIntegrationTests {
 
 	@Autowired
 	MeterRegistry meters;
+
+	@Autowired
+	DataSource dataSource;
 
 	PaymentsApi api;
 
@@ -133,17 +139,58 @@ class ConcurrentPaymentIntegrationTests {
 		}
 	}
 
+	@Test
+	void answersConflictNotOutageWhenTheDatabaseDefaultsToSerializable() throws Exception {
+		String database = this.jdbc.sql("SELECT current_database()").query(String.class).single();
+		this.jdbc.sql("ALTER DATABASE \"" + database + "\" SET default_transaction_isolation = 'serializable'")
+			.update();
+		try {
+			freshConnections();
+			assertThat(this.jdbc.sql("SHOW default_transaction_isolation").query(String.class).single())
+				.isEqualTo("serializable");
+			String key = "serializable-" + UUID.randomUUID();
+			String orderId = "order-" + UUID.randomUUID();
+			String body = PaymentIdempotencyIntegrationTests.body(orderId, 2700, "ILS");
+
+			List<Reply> replies = sendTogether(32, (i) -> this.api.pay(key, body));
+
+			assertThat(replies).allSatisfy((reply) -> assertThat(reply.status()).isIn(201, 409));
+			List<Reply> created = replies.stream().filter((reply) -> reply.status() == 201).toList();
+			assertThat(created.stream().filter((reply) -> reply.header("Idempotent-Replayed").isEmpty())).hasSize(1);
+			assertThat(replies.stream().filter((reply) -> reply.status() == 409))
+				.allSatisfy((reply) -> assertThat(reply.problemType())
+					.isEqualTo("https://payonce.dev/problems/idempotency-request-in-progress"));
+			assertThat(count("SELECT count(*) FROM payments WHERE order_id = ?", orderId)).isEqualTo(1);
+			assertThat(count("SELECT count(*) FROM simulated_provider_charges WHERE provider_idempotency_key = ?",
+					"payonce-payment-" + created.get(0).field("id")))
+				.isEqualTo(1);
+		}
+		finally {
+			this.jdbc.sql("ALTER DATABASE \"" + database + "\" RESET default_transaction_isolation").update();
+			freshConnections();
+		}
+	}
+
+	/** Pooled connections keep the session defaults they started with: replace them. */
+	private void freshConnections() {
+		((HikariDataSource) this.dataSource).getHikariPoolMXBean().softEvictConnections();
+	}
+
 	private List<Reply> sendTogether(String key, String body) throws Exception {
 		return sendTogether((i) -> this.api.pay(key, body));
 	}
 
 	private List<Reply> sendTogether(IntFunction<Reply> request) throws Exception {
-		CountDownLatch ready = new CountDownLatch(REQUESTS);
+		return sendTogether(REQUESTS, request);
+	}
+
+	private List<Reply> sendTogether(int requests, IntFunction<Reply> request) throws Exception {
+		CountDownLatch ready = new CountDownLatch(requests);
 		CountDownLatch go = new CountDownLatch(1);
-		ExecutorService threads = Executors.newFixedThreadPool(REQUESTS);
+		ExecutorService threads = Executors.newFixedThreadPool(requests);
 		try {
 			List<Future<Reply>> futures = new ArrayList<>();
-			for (int i = 0; i < REQUESTS; i++) {
+			for (int i = 0; i < requests; i++) {
 				int index = i;
 				futures.add(threads.submit(() -> {
 					ready.countDown();
