@@ -241,25 +241,36 @@ public class IdempotencyService {
 	 * @param lease the lease from {@link Claim.Acquired}
 	 * @param finish updates the resource and returns the response to store; runs inside
 	 * the completion transaction
-	 * @return the stored response; empty if the lease was stale and nothing was stored
+	 * @return the stored response; empty if the lease was stale, or the completion lost
+	 * to concurrent transactions on every retry, and nothing was stored (the lease then
+	 * runs out and a retry takes the record over)
 	 * @throws org.springframework.dao.DataAccessException if the database fails; the
 	 * record then stays IN_PROGRESS and its lease expires for a later takeover
 	 */
 	public Optional<StoredResponse> complete(Lease lease, Supplier<StoredResponse> finish) {
-		Optional<StoredResponse> stored = inTransaction((status) -> {
-			// Fence first: a stale attempt must not even run finish, whose resource is no
-			// longer its own.
-			if (!this.records.lockIfHeld(lease)) {
+		Optional<StoredResponse> stored;
+		try {
+			stored = inTransaction((status) -> {
+				// Fence first: a stale attempt must not even run finish, whose resource
+				// is no
+				// longer its own.
+				if (!this.records.lockIfHeld(lease)) {
+					return Optional.<StoredResponse>empty();
+				}
+				StoredResponse response = finish.get();
+				Instant now = this.clock.instant();
+				if (this.records.complete(lease, response, now, now.plus(this.properties.retention()))) {
+					return Optional.of(response);
+				}
+				status.setRollbackOnly();
 				return Optional.<StoredResponse>empty();
-			}
-			StoredResponse response = finish.get();
-			Instant now = this.clock.instant();
-			if (this.records.complete(lease, response, now, now.plus(this.properties.retention()))) {
-				return Optional.of(response);
-			}
-			status.setRollbackOnly();
-			return Optional.<StoredResponse>empty();
-		});
+			});
+		}
+		catch (TransientDatabaseConflict ex) {
+			log.info("Completion lost to concurrent transactions {} times: client={} resource={} attempt={}",
+					MAX_TRANSIENT_RETRIES + 1, lease.clientId(), lease.resourceId(), lease.attempt());
+			return Optional.empty();
+		}
 		if (stored == null || stored.isEmpty()) {
 			log.warn("Stale attempt's completion rejected: client={} resource={} attempt={}", lease.clientId(),
 					lease.resourceId(), lease.attempt());
@@ -276,7 +287,16 @@ public class IdempotencyService {
 	 * @return {@code true} if released; {@code false} if the lease was stale
 	 */
 	public boolean release(Lease lease) {
-		Boolean released = inTransaction((status) -> this.records.release(lease, this.clock.instant()));
+		Boolean released;
+		try {
+			released = inTransaction((status) -> this.records.release(lease, this.clock.instant()));
+		}
+		catch (TransientDatabaseConflict ex) {
+			// The lease runs out by itself; a retry then takes the record over.
+			log.info("Release lost to concurrent transactions: client={} resource={} attempt={}", lease.clientId(),
+					lease.resourceId(), lease.attempt());
+			return false;
+		}
 		if (!Boolean.TRUE.equals(released)) {
 			log.warn("Stale attempt's release rejected: client={} resource={} attempt={}", lease.clientId(),
 					lease.resourceId(), lease.attempt());
