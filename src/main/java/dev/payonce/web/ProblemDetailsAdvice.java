@@ -8,6 +8,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -15,6 +16,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.security.web.firewall.RequestRejectedException;
+import org.springframework.transaction.TransactionException;
 import org.springframework.web.ErrorResponse;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -35,8 +37,7 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 
 	private static final Logger log = LoggerFactory.getLogger(ProblemDetailsAdvice.class);
 
-	@ExceptionHandler({ org.springframework.dao.DataAccessException.class,
-			org.springframework.transaction.TransactionException.class })
+	@ExceptionHandler({ DataAccessException.class, TransactionException.class })
 	ResponseEntity<Object> databaseUnavailable(Exception ex, WebRequest request) {
 		Failures.logDatabaseFailure(log, ex);
 		HttpHeaders headers = new HttpHeaders();

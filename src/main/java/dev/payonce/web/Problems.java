@@ -2,6 +2,7 @@ package dev.payonce.web;
 
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -171,7 +172,7 @@ public final class Problems {
 		}
 		response.setStatus(problem.getStatus());
 		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-		byte[] body = json(problem).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+		byte[] body = json(problem).getBytes(StandardCharsets.UTF_8);
 		response.setContentLength(body.length);
 		response.getOutputStream().write(body);
 		response.flushBuffer();

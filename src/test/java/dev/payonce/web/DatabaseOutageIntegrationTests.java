@@ -41,7 +41,11 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.datasource.hikari.connection-timeout=1000",
 				"spring.datasource.hikari.validation-timeout=500", "payonce.reconciliation.enabled=false",
-				"payonce.idempotency.cleanup.enabled=false", "payonce.gateway.simulator.delay-after-charge=2s" })
+				"payonce.idempotency.cleanup.enabled=false", "payonce.gateway.simulator.delay-after-charge=1s",
+				// A short lease, so that the test's own retry settles its payment
+				// after the outage instead of leaving it to another test's reconciler.
+				"payonce.gateway.simulator.timeout=3s", "payonce.reconciliation.lease-margin=1s",
+				"payonce.idempotency.lease=5s" })
 @ExtendWith(OutputCaptureExtension.class)
 class DatabaseOutageIntegrationTests {
 
@@ -99,7 +103,7 @@ class DatabaseOutageIntegrationTests {
 		await().atMost(Duration.ofSeconds(30)).until(() -> health(api).status() == 200);
 		String key = "outage-completion-" + UUID.randomUUID();
 		CompletableFuture<Reply> reply = CompletableFuture.supplyAsync(() -> api.pay(key, BODY));
-		// The claim is committed and the provider has charged; its answer takes 2s: cut
+		// The claim is committed and the provider has charged; its answer takes 1s: cut
 		// then, so only the completion meets the outage.
 		await().atMost(Duration.ofSeconds(20)).until(() -> charged(key));
 
@@ -108,6 +112,13 @@ class DatabaseOutageIntegrationTests {
 		Reply answer = reply.get(30, TimeUnit.SECONDS);
 		assertOutage(answer);
 		assertThat(output.getAll()).doesNotContain(ERROR_LINE);
+
+		// Once the database is back, a retry with the same key completes the one charge.
+		proxy.restore();
+		await().atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(500))
+			.until(() -> api.pay(key, BODY).status() == 201);
+		assertThat(charged(key)).isTrue();
 	}
 
 	private static void assertOutage(Reply reply) {

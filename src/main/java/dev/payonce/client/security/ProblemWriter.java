@@ -1,6 +1,7 @@
 package dev.payonce.client.security;
 
 import java.io.IOException;
+import java.net.URI;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -56,7 +57,7 @@ final class ProblemWriter implements AuthenticationEntryPoint, AccessDeniedHandl
 
 	private static void write(HttpServletRequest request, HttpServletResponse response, ProblemDetail problem)
 			throws IOException {
-		problem.setInstance(java.net.URI.create(request.getRequestURI()));
+		problem.setInstance(URI.create(request.getRequestURI()));
 		Problems.write(response, problem);
 	}
 
