@@ -1,9 +1,13 @@
 package dev.payonce.payment.web;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -11,14 +15,14 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import com.zaxxer.hikari.HikariDataSource;
-import javax.sql.DataSource;
-
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
@@ -32,6 +36,7 @@ import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * DESIGN.md section 6: many concurrent requests with one key make exactly one provider
@@ -168,6 +173,49 @@ class ConcurrentPaymentIntegrationTests {
 		finally {
 			this.jdbc.sql("ALTER DATABASE \"" + database + "\" RESET default_transaction_isolation").update();
 			freshConnections();
+		}
+	}
+
+	@Test
+	void answersConflictNotOutageWhenAClaimMeetsAConcurrentInsertUnderSerializable() throws Exception {
+		String database = this.jdbc.sql("SELECT current_database()").query(String.class).single();
+		this.jdbc.sql("ALTER DATABASE \"" + database + "\" SET default_transaction_isolation = 'serializable'")
+			.update();
+		String key = "serializable-race-" + UUID.randomUUID();
+		try (Connection competitor = this.dataSource.getConnection()) {
+			freshConnections();
+			// Another transaction inserts the key's record and holds it uncommitted: the
+			// request's claim waits on it, and under SERIALIZABLE would then fail with
+			// SQLSTATE 40001.
+			competitor.setAutoCommit(false);
+			try (PreparedStatement insert = competitor.prepareStatement(
+					"""
+							INSERT INTO idempotency_records (client_id, idempotency_key, request_fingerprint, status,
+							    locked_until, attempt, resource_id, created_at)
+							VALUES ('cli_development', ?, repeat('0', 64), 'IN_PROGRESS', now() + interval '1 minute', 1, ?, now())""")) {
+				insert.setString(1, key);
+				insert.setObject(2, UUID.randomUUID());
+				insert.executeUpdate();
+			}
+			CompletableFuture<Reply> reply = CompletableFuture.supplyAsync(() -> this.api.pay(key,
+					PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 2800, "ILS")));
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> this.jdbc.sql("""
+						SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
+						AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO idempotency_records%'""")
+					.query(Long.class)
+					.single() == 1);
+
+			competitor.commit();
+
+			Reply answer = reply.get(30, TimeUnit.SECONDS);
+			assertThat(answer.status()).isIn(409, 422);
+			assertThat(answer.problemType()).isNotEqualTo("https://payonce.dev/problems/service-unavailable");
+		}
+		finally {
+			this.jdbc.sql("ALTER DATABASE \"" + database + "\" RESET default_transaction_isolation").update();
+			freshConnections();
+			this.jdbc.sql("DELETE FROM idempotency_records WHERE idempotency_key = ?").param(key).update();
 		}
 	}
 
