@@ -1,5 +1,7 @@
 package dev.payonce.gateway.stripe;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Map;
@@ -20,8 +22,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -31,6 +33,8 @@ import dev.payonce.payment.PaymentWebhooks;
 import dev.payonce.payment.WebhookEffect;
 import dev.payonce.payment.WebhookEvent;
 import dev.payonce.web.ApiProblem;
+import dev.payonce.web.BodySizeFilter;
+import dev.payonce.web.Problems;
 
 /**
  * {@code POST /webhooks/stripe}: Stripe's signed events, at least once, applied exactly
@@ -43,18 +47,16 @@ import dev.payonce.web.ApiProblem;
  * Answers: {@code 200 {"received":true}} for an event applied, ignored or seen before
  * (Stripe stops delivering it); {@code 400 webhook-signature-invalid} for a missing,
  * tampered or stale signature, and {@code 400 invalid-request} for a signed body that is
- * not a Stripe event, with nothing read or written;
- * {@code 409 webhook-payment-in-progress} with {@code Retry-After} while a request or the
- * reconciler holds the payment (Stripe delivers again). {@code payment_intent.succeeded}
- * and {@code payment_intent.payment_failed} settle PENDING payments; every other type is
+ * not a Stripe event, with nothing read or written; {@code 413 payload-too-large} over 16
+ * KiB, as on every endpoint; {@code 409 webhook-payment-in-progress} with
+ * {@code Retry-After} while a request or the reconciler holds the payment (Stripe
+ * delivers again). {@code payment_intent.succeeded} and
+ * {@code payment_intent.payment_failed} settle PENDING payments; every other type is
  * acknowledged and ignored.
  */
 @RestController
 @ConditionalOnProperty(name = "payonce.gateway.provider", havingValue = "stripe")
 class StripeWebhookController {
-
-	/** Larger than any PaymentIntent event; a bigger body is not one of Stripe's. */
-	static final int MAX_EVENT_BYTES = 256 * 1024;
 
 	private static final Logger log = LoggerFactory.getLogger(StripeWebhookController.class);
 
@@ -73,12 +75,20 @@ class StripeWebhookController {
 	@PostMapping(path = "/webhooks/stripe", consumes = MediaType.APPLICATION_JSON_VALUE,
 			produces = MediaType.APPLICATION_JSON_VALUE)
 	ResponseEntity<Map<String, Object>> receive(
-			@RequestHeader(name = "Stripe-Signature", required = false) @Nullable String signature,
-			@RequestBody byte[] body) {
-		if (signature == null || body.length > MAX_EVENT_BYTES) {
+			@RequestHeader(name = "Stripe-Signature", required = false) @Nullable String signature, InputStream body)
+			throws IOException {
+		// The same limit as every endpoint (a PaymentIntent event is a few KiB); a
+		// declared larger length never gets here (BodySizeFilter), a chunked one stops
+		// being read here.
+		byte[] bytes = body.readNBytes(BodySizeFilter.MAX_BODY_BYTES + 1);
+		if (bytes.length > BodySizeFilter.MAX_BODY_BYTES) {
+			throw new ErrorResponseException(HttpStatus.CONTENT_TOO_LARGE,
+					Problems.payloadTooLarge(BodySizeFilter.MAX_BODY_BYTES), null);
+		}
+		if (signature == null) {
 			throw invalidSignature();
 		}
-		Event event = verified(new String(body, StandardCharsets.UTF_8), signature);
+		Event event = verified(new String(bytes, StandardCharsets.UTF_8), signature);
 		WebhookEffect effect = this.webhooks.apply(translate(event));
 		if (effect instanceof WebhookEffect.Deferred deferred) {
 			throw new ApiProblem(HttpStatus.CONFLICT, "webhook-payment-in-progress", "Payment in progress",

@@ -145,6 +145,16 @@ class StripeWebhookIntegrationTests {
 	}
 
 	@Test
+	void eventOverTheBodyLimitIsRefusedBeforeItIsRead() {
+		String huge = "{\"id\":\"evt_huge\",\"padding\":\"" + "x".repeat(20 * 1024) + "\"}";
+
+		HttpResponse<String> answer = deliver(huge, sign(huge, Instant.now()));
+
+		assertThat(answer.statusCode()).isEqualTo(413);
+		assertThat(JSON.readTree(answer.body()).get("type").asString()).endsWith("/payload-too-large");
+	}
+
+	@Test
 	void replayedDeliveryIsAcknowledgedAndChangesNothing() {
 		Pending pending = pending("pm_card_visa");
 		String event = event("payment_intent.succeeded", pending.intent());
