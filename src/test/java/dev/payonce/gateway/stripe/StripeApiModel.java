@@ -13,8 +13,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -111,6 +115,12 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 
 	private double randomFaultRate;
 
+	private final Map<StripeFault, AtomicLong> faultsMet = new ConcurrentHashMap<>();
+
+	private final AtomicReference<@Nullable CountDownLatch> executionGate = new AtomicReference<>();
+
+	private final CountDownLatch executing = new CountDownLatch(1);
+
 	StripeApiModel(Duration searchLag, Duration timeoutDelay) {
 		this.searchLag = searchLag;
 		this.timeoutDelayMillis = Math.toIntExact(timeoutDelay.toMillis());
@@ -152,6 +162,29 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	/** Charged (succeeded) PaymentIntents of this payment id. */
 	synchronized long chargesOf(String paymentId) {
 		return intentsOf(paymentId).stream().filter((intent) -> "succeeded".equals(intent.status())).count();
+	}
+
+	/**
+	 * From now on, a create call that begins executing waits until the returned latch is
+	 * counted down, its key marked as executing meanwhile: a second request with the key
+	 * then meets Stripe's {@code 409 idempotency_key_in_use}.
+	 */
+	CountDownLatch holdExecution() {
+		CountDownLatch gate = new CountDownLatch(1);
+		this.executionGate.set(gate);
+		return gate;
+	}
+
+	/** Waits until a create call is executing under {@link #holdExecution()}. */
+	boolean awaitExecuting(Duration timeout) throws InterruptedException {
+		return this.executing.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+	}
+
+	/** How many create calls met each fault. */
+	Map<StripeFault, Long> faultsMet() {
+		Map<StripeFault, Long> met = new TreeMap<>();
+		this.faultsMet.forEach((fault, count) -> met.put(fault, count.get()));
+		return met;
 	}
 
 	/** Every PaymentIntent the model holds. */
@@ -218,6 +251,16 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 			this.keys.put(key, new SavedRequest(params, 0, "", true));
 		}
 		// The endpoint executes: from here on, its answer is saved under the key.
+		CountDownLatch gate = this.executionGate.getAndSet(null);
+		if (gate != null) {
+			this.executing.countDown();
+			try {
+				gate.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
 		SavedRequest answer = execute(params, fault);
 		synchronized (this) {
 			this.keys.put(key, answer);
@@ -314,7 +357,13 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 			.orElseGet(() -> error(404, "invalid_request_error", "resource_missing", "intent").build());
 	}
 
-	private synchronized StripeFault nextFault(String orderId) {
+	private StripeFault nextFault(String orderId) {
+		StripeFault fault = drawFault(orderId);
+		this.faultsMet.computeIfAbsent(fault, (met) -> new AtomicLong()).incrementAndGet();
+		return fault;
+	}
+
+	private synchronized StripeFault drawFault(String orderId) {
 		Deque<StripeFault> plan = this.plans.get(orderId);
 		if (plan != null && !plan.isEmpty()) {
 			return plan.poll();

@@ -139,9 +139,10 @@ class StripeFaultSoakIntegrationTests {
 			.query(Long.class)
 			.single();
 		System.out.printf(
-				"Stripe soak: %d requests over %d keys, %d create calls, problems %s, %d charged PaymentIntents, "
-						+ "%d payments on a new provider key generation, 0 double charges%n",
-				requests.size(), KEYS, stripe.createKeys().size(), problems, charged.size(), newGenerations);
+				"Stripe soak: %d requests over %d keys, %d create calls meeting %s, problems %s, %d charged "
+						+ "PaymentIntents, %d payments on a new provider key generation, 0 double charges%n",
+				requests.size(), KEYS, stripe.createKeys().size(), stripe.faultsMet(), problems, charged.size(),
+				newGenerations);
 	}
 
 	/**

@@ -1,0 +1,78 @@
+package dev.payonce.gateway.stripe;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Currency;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.payonce.payment.ChargeRequest;
+import dev.payonce.payment.GatewayResult;
+import dev.payonce.payment.Money;
+import dev.payonce.payment.PaymentId;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The adapter alone against {@link StripeApiModel} over real HTTP (no database): two
+ * requests with one key at once, and a search that lags behind the charge.
+ */
+class StripePaymentGatewayTests {
+
+	private final StripeApiModel stripe = new StripeApiModel(Duration.ofMillis(300), Duration.ofSeconds(2));
+
+	private final StripePaymentGateway gateway = new StripePaymentGateway(
+			new StripeProperties("sk_test_model", "whsec_model", URI.create(this.stripe.baseUrl()),
+					Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofMinutes(5)));
+
+	@AfterEach
+	void stopStripe() {
+		this.stripe.shutdown();
+	}
+
+	@Test
+	void requestWhileTheKeysFirstRequestExecutesIsNotAttemptedAndTheFirstChargesOnce() throws Exception {
+		ChargeRequest charge = charge();
+		CountDownLatch release = this.stripe.holdExecution();
+
+		GatewayResult concurrent;
+		Future<GatewayResult> first;
+		try (ExecutorService thread = Executors.newSingleThreadExecutor()) {
+			first = thread.submit(() -> this.gateway.charge(charge));
+			assertThat(this.stripe.awaitExecuting(Duration.ofSeconds(10))).isTrue();
+			concurrent = this.gateway.charge(charge);
+			release.countDown();
+		}
+		GatewayResult retry = this.gateway.charge(charge);
+
+		assertThat(concurrent).isInstanceOf(GatewayResult.NotAttempted.class);
+		assertThat(first.get()).isInstanceOf(GatewayResult.Approved.class);
+		assertThat(retry).isEqualTo(first.get());
+		assertThat(this.stripe.chargesOf(charge.paymentId().toString())).isEqualTo(1);
+	}
+
+	@Test
+	void searchFindsTheChargeOnlyAfterItsLagWhichIsWhyEmptyIsNoProofAtOnce() {
+		ChargeRequest charge = charge();
+		GatewayResult charged = this.gateway.charge(charge);
+
+		GatewayResult atOnce = this.gateway.lookup(charge);
+
+		assertThat(charged).isInstanceOf(GatewayResult.Approved.class);
+		assertThat(atOnce).isInstanceOf(GatewayResult.NotAttempted.class);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.gateway.lookup(charge).equals(charged));
+	}
+
+	private static ChargeRequest charge() {
+		PaymentId paymentId = PaymentId.random();
+		return new ChargeRequest(paymentId, paymentId.providerIdempotencyKey(1),
+				new Money(990, Currency.getInstance("USD")), "pm_card_visa", "order-" + paymentId);
+	}
+
+}
