@@ -34,7 +34,19 @@ public final class TestPayonceApplication {
 	private TestPayonceApplication() {
 	}
 
+	/**
+	 * Where this run reads its configuration: Spring Boot's default locations without
+	 * {@code classpath:/config/}, which here holds the tests' overrides
+	 * ({@code src/test/resources/config/application.properties}: small pools, retention
+	 * off, a test admin token) because {@code spring-boot:test-run} puts the test
+	 * resources on the classpath.
+	 */
+	static final String CONFIG_LOCATIONS = "optional:classpath:/;optional:file:./;optional:file:./config/";
+
 	public static void main(String[] args) {
+		if (System.getProperty("spring.config.location") == null) {
+			System.setProperty("spring.config.location", CONFIG_LOCATIONS);
+		}
 		SpringApplication.from(PayonceApplication::main).with(LocalDatabase.class).run(args);
 	}
 
