@@ -5,6 +5,7 @@ import java.nio.file.Path;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 import org.testcontainers.utility.DockerImageName;
@@ -39,13 +40,17 @@ public class TestcontainersConfiguration {
 
 	private static final Log logger = LogFactory.getLog(TestcontainersConfiguration.class);
 
+	private static final String IMAGE = "postgres:17.6-alpine";
+
 	private static final Source SOURCE = chooseSource();
+
+	private static @Nullable JdbcConnectionDetails shared;
 
 	@Bean
 	@ServiceConnection
 	@Conditional(DockerDatabase.class)
 	PostgreSQLContainer postgresContainer() {
-		return new PostgreSQLContainer(DockerImageName.parse("postgres:17.6-alpine"));
+		return new PostgreSQLContainer(DockerImageName.parse(IMAGE));
 	}
 
 	@Bean
@@ -62,6 +67,31 @@ public class TestcontainersConfiguration {
 	@Conditional(EmbeddedDatabaseSource.class)
 	JdbcConnectionDetails embeddedDatabase() {
 		return EmbeddedDatabase.forTests();
+	}
+
+	/**
+	 * The tests' database as plain connection details, for a test that puts something
+	 * between the application and PostgreSQL (a proxy it cuts) instead of importing this
+	 * configuration. With Docker it is one container for the whole test JVM, apart from
+	 * the containers of the application contexts.
+	 * @return the external server, the shared container or the embedded server
+	 */
+	public static JdbcConnectionDetails database() {
+		return switch (SOURCE) {
+			case EXTERNAL -> new Connection(System.getenv(URL), env("PAYONCE_TEST_DATABASE_USERNAME", "postgres"),
+					env("PAYONCE_TEST_DATABASE_PASSWORD", ""));
+			case DOCKER -> sharedContainer();
+			case EMBEDDED -> EmbeddedDatabase.forTests();
+		};
+	}
+
+	private static synchronized JdbcConnectionDetails sharedContainer() {
+		if (shared == null) {
+			PostgreSQLContainer container = new PostgreSQLContainer(DockerImageName.parse(IMAGE));
+			container.start();
+			shared = new Connection(container.getJdbcUrl(), container.getUsername(), container.getPassword());
+		}
+		return shared;
 	}
 
 	private static String env(String name, String fallback) {
@@ -95,6 +125,25 @@ public class TestcontainersConfiguration {
 				|| Files.exists(home.resolve(".docker/run/docker.sock"))
 				|| Files.exists(home.resolve(".testcontainers.properties"));
 		return configured && DockerClientFactory.instance().isDockerAvailable();
+	}
+
+	private record Connection(String url, String username, String password) implements JdbcConnectionDetails {
+
+		@Override
+		public String getJdbcUrl() {
+			return this.url;
+		}
+
+		@Override
+		public String getUsername() {
+			return this.username;
+		}
+
+		@Override
+		public String getPassword() {
+			return this.password;
+		}
+
 	}
 
 	enum Source {
