@@ -139,8 +139,16 @@ public final class OpenApiExchanges {
 	}
 
 	private static List<String> findings(Exchange exchange) {
-		OpenApiInteractionValidator validator = VALIDATORS.computeIfAbsent(exchange.base(),
-				OpenApiExchanges::validator);
+		return findings(VALIDATORS.computeIfAbsent(exchange.base(), OpenApiExchanges::validator), exchange);
+	}
+
+	/**
+	 * What the document does not describe of one exchange.
+	 * @param validator the document's validator
+	 * @param exchange the exchange
+	 * @return findings, empty when the document describes the exchange
+	 */
+	static List<String> findings(OpenApiInteractionValidator validator, Exchange exchange) {
 		SimpleRequest.Builder request = new SimpleRequest.Builder(exchange.method(), exchange.path());
 		exchange.requestHeaders().forEach(request::withHeader);
 		if (!exchange.requestBody().isEmpty()) {
@@ -298,7 +306,8 @@ public final class OpenApiExchanges {
 		}
 	}
 
-	private record Exchange(String base, String method, String path, @Nullable String query,
+	/** One request and its response, as the validator sees them. */
+	record Exchange(String base, String method, String path, @Nullable String query,
 			Map<String, List<String>> requestHeaders, String requestBody, int status,
 			Map<String, List<String>> responseHeaders, String responseBody) {
 
