@@ -99,6 +99,8 @@ public class ApiDocumentation {
 								.schema(new StringSchema()._enum(List.of("Bearer realm=\"payonce\""))));
 				add(responses, "403", "Valid credentials of the wrong kind for this API", "forbidden", "Forbidden",
 						"These credentials may not use this endpoint.");
+				add(responses, "406", "The Accept header excludes JSON", "not-acceptable", "Not acceptable",
+						"This resource answers application/json or application/problem+json.");
 				if (hasBody) {
 					add(responses, "413", "Body over 16 KiB", "payload-too-large", "Payload too large",
 							"The request body must be at most 16384 bytes.");

@@ -110,7 +110,7 @@ class AdminClientController implements AdminClientOperations {
 	@Schema(name = "CreateClientRequest", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
 	record CreateClient(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minLength = 1, maxLength = 100,
 			description = "A human name: printable ASCII, not only spaces; leading and trailing spaces are dropped",
-			example = "Acme") @NotBlank @Size(
+			example = "Acme") @NotBlank @Size(min = 1,
 					max = 100) @Pattern(regexp = NAME_PATTERN, message = "must be printable ASCII") String name,
 			@Schema(requiredMode = Schema.RequiredMode.NOT_REQUIRED, allowableValues = {
 					"test", "live" }, defaultValue = "test",

@@ -37,7 +37,10 @@ import dev.payonce.payment.PaymentService;
  * works.
  */
 @RestController
-@RequestMapping("/payments")
+// An Accept header that excludes JSON is 406 before anything runs, never a charge whose
+// answer the client said it cannot read.
+@RequestMapping(path = "/payments",
+		produces = { MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_PROBLEM_JSON_VALUE })
 class PaymentController implements PaymentOperations {
 
 	/** Header naming the operation (IETF Idempotency-Key draft). */

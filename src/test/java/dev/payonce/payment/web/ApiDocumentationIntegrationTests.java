@@ -56,13 +56,13 @@ class ApiDocumentationIntegrationTests {
 	 * adding it here and to the document.
 	 */
 	static final Map<String, Set<String>> STATUSES = Map.of("createPayment",
-			Set.of("201", "400", "401", "402", "403", "409", "413", "415", "422", "500", "503"), "getPayment",
-			Set.of("200", "400", "401", "403", "404", "500", "503"), "createClient",
-			Set.of("201", "400", "401", "403", "413", "415", "500", "503"), "listClients",
-			Set.of("200", "400", "401", "403", "500", "503"), "getClient",
-			Set.of("200", "400", "401", "403", "404", "500", "503"), "issueApiKey",
-			Set.of("201", "400", "401", "403", "404", "413", "415", "500", "503"), "disableClient",
-			Set.of("200", "400", "401", "403", "404", "500", "503"));
+			Set.of("201", "400", "401", "406", "402", "403", "409", "413", "415", "422", "500", "503"), "getPayment",
+			Set.of("200", "400", "401", "406", "403", "404", "500", "503"), "createClient",
+			Set.of("201", "400", "401", "406", "403", "413", "415", "500", "503"), "listClients",
+			Set.of("200", "400", "401", "406", "403", "500", "503"), "getClient",
+			Set.of("200", "400", "401", "406", "403", "404", "500", "503"), "issueApiKey",
+			Set.of("201", "400", "401", "406", "403", "404", "413", "415", "500", "503"), "disableClient",
+			Set.of("200", "400", "401", "406", "403", "404", "500", "503"));
 
 	@Nested
 	@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)

@@ -155,6 +155,8 @@ class PaymentValidationIntegrationTests {
 				new BadInput("key sent twice", (key) -> json(key, VALID).header("Idempotency-Key", key + "-2"), 400,
 						"idempotency-key-invalid", null),
 				// Transport of the body
+				new BadInput("Accept excludes JSON", (key) -> json(key, VALID).header("Accept", "text/plain"), 406,
+						"not-acceptable", null),
 				new BadInput("text/plain body",
 						(key) -> post(key).header("Content-Type", "text/plain").POST(BodyPublishers.ofString(VALID)),
 						415, "unsupported-media-type", null),
