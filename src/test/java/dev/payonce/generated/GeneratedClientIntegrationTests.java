@@ -23,6 +23,7 @@ import dev.payonce.generated.client.model.Payment;
 import dev.payonce.generated.client.model.PaymentRequest;
 import dev.payonce.generated.client.model.PaymentStatus;
 import dev.payonce.generated.client.model.Problem;
+import dev.payonce.web.ValidatingHttpClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -111,6 +112,7 @@ class GeneratedClientIntegrationTests {
 
 	private ApiClient client(String bearer) {
 		ApiClient client = new ApiClient();
+		client.setHttpClientBuilder(ValidatingHttpClient.builder());
 		client.updateBaseUri("http://localhost:" + this.port);
 		client.setRequestInterceptor((request) -> request.header("Authorization", "Bearer " + bearer));
 		return client;

@@ -71,11 +71,20 @@ public final class OpenApiExchanges {
 	 * @param response its response, with the body read as text
 	 */
 	public static void check(HttpRequest request, HttpResponse<String> response) {
+		check(request, response.statusCode(), response.headers().map(), response.body());
+	}
+
+	/**
+	 * Checks one exchange sent with the JDK's HTTP client.
+	 * @param request the request as sent
+	 * @param status the response's status
+	 * @param headers the response's headers
+	 * @param body the response's body as text
+	 */
+	public static void check(HttpRequest request, int status, Map<String, List<String>> headers, String body) {
 		URI uri = request.uri();
-		Exchange exchange = new Exchange(uri.getScheme() + "://" + uri.getAuthority(), request.method(),
-				uri.getRawPath(), uri.getRawQuery(), request.headers().map(), body(request), response.statusCode(),
-				response.headers().map(), response.body());
-		check(exchange);
+		check(new Exchange(uri.getScheme() + "://" + uri.getAuthority(), request.method(), uri.getRawPath(),
+				uri.getRawQuery(), request.headers().map(), body(request), status, headers, body));
 	}
 
 	/**
