@@ -36,6 +36,15 @@ import org.springframework.context.annotation.Configuration;
  * credentials, media types, size, the database). Modules document their own operations;
  * this class guarantees that every {@code application/problem+json} response names the
  * {@code Problem} schema and that no operation lacks a status the service can answer.
+ *
+ * <p>
+ * To document a new operation (refunds, say): put {@code @Operation} with a stable
+ * {@code operationId} and its own statuses (with problem examples) on the module's
+ * {@code *Operations} interface, which its controller implements; this class adds the
+ * shared problems. New problem members go in {@link #problemSchema()}. Then list the
+ * operation's statuses in {@code ApiDocumentationIntegrationTests.STATUSES} and copy the
+ * served document over {@code docs/openapi.json} (the test writes it to
+ * {@code target/openapi.json}).
  */
 @Configuration(proxyBeanMethods = false)
 public class ApiDocumentation {
