@@ -27,6 +27,7 @@ import org.springdoc.core.customizers.OpenApiCustomizer;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.ProblemDetail;
 
 /**
  * The OpenAPI document's frame (served at {@code /v3/api-docs}, checked in as
@@ -99,28 +100,24 @@ public class ApiDocumentation {
 				boolean hasBody = operation.getRequestBody() != null;
 				ApiResponses responses = operation.getResponses();
 				add(responses, "400", "A header or the request line is malformed, or the request is invalid",
-						"invalid-request", "Invalid request", "The request line or a header is malformed.");
-				add(responses, "401", "No, malformed, unknown, revoked or disabled credentials", "unauthorized",
-						"Unauthorized", "Send valid credentials as Authorization: Bearer <token>.")
+						Problems.rejectedRequest());
+				add(responses, "401", "No, malformed, unknown, revoked or disabled credentials",
+						Problems.forStatus(401))
 					.addHeaderObject("WWW-Authenticate",
 							new Header().description("Bearer realm=\"payonce\" (RFC 6750)")
 								.required(true)
 								.schema(new StringSchema()._enum(List.of("Bearer realm=\"payonce\""))));
-				add(responses, "403", "Valid credentials of the wrong kind for this API", "forbidden", "Forbidden",
-						"These credentials may not use this endpoint.");
-				add(responses, "406", "The Accept header excludes JSON", "not-acceptable", "Not acceptable",
-						"This resource answers application/json or application/problem+json.");
+				add(responses, "403", "Valid credentials of the wrong kind for this API", Problems.forStatus(403));
+				add(responses, "406", "The Accept header excludes JSON", Problems.forStatus(406));
 				if (hasBody) {
-					add(responses, "413", "Body over 16 KiB", "payload-too-large", "Payload too large",
-							"The request body must be at most 16384 bytes.");
-					add(responses, "415", "Body not application/json", "unsupported-media-type",
-							"Unsupported media type", "Send the request body as application/json.");
+					add(responses, "408", "The body did not arrive in time; nothing stored", Problems.forStatus(408));
+					add(responses, "413", "Body over 16 KiB (refused before it is read when declared)",
+							Problems.payloadTooLarge(BodySizeFilter.MAX_BODY_BYTES));
+					add(responses, "415", "Body not application/json", Problems.forStatus(415));
 				}
-				add(responses, "500", "A bug; nothing is revealed and the answer is logged", "internal-error",
-						"Internal error", "An unexpected error occurred.");
+				add(responses, "500", "A bug; nothing is revealed and the answer is logged", Problems.forStatus(500));
 				add(responses, "503", "The service could not reach its database; retry after Retry-After",
-						"service-unavailable", "Service unavailable",
-						"The service could not reach its database. Retrying with the same Idempotency-Key is safe.")
+						Problems.forStatus(503))
 					.addHeaderObject("Retry-After", retryAfter());
 				responses.values().forEach(ApiDocumentation::problemSchema);
 				sortResponses(operation);
@@ -143,8 +140,7 @@ public class ApiDocumentation {
 			.schema(new IntegerSchema().minimum(java.math.BigDecimal.ONE));
 	}
 
-	private static ApiResponse add(ApiResponses responses, String status, String description, String slug, String title,
-			String detail) {
+	private static ApiResponse add(ApiResponses responses, String status, String description, ProblemDetail problem) {
 		ApiResponse response = responses.computeIfAbsent(status, (code) -> new ApiResponse().description(description));
 		if (response.getContent() == null) {
 			response.setContent(new Content());
@@ -153,19 +149,9 @@ public class ApiDocumentation {
 		if (media.getExamples() == null) {
 			media.setExamples(new LinkedHashMap<>());
 		}
-		media.getExamples()
-			.computeIfAbsent(slug,
-					(name) -> new Example().value(example(slug, title, Integer.parseInt(status), detail)));
+		String slug = String.valueOf(problem.getType()).substring(ProblemTypes.BASE.length());
+		media.getExamples().computeIfAbsent(slug, (name) -> new Example().value(Problems.members(problem)));
 		return response;
-	}
-
-	private static Map<String, Object> example(String slug, String title, int status, String detail) {
-		Map<String, Object> example = new LinkedHashMap<>();
-		example.put("type", ProblemTypes.BASE + slug);
-		example.put("title", title);
-		example.put("status", status);
-		example.put("detail", detail);
-		return example;
 	}
 
 	private static void problemSchema(ApiResponse response) {

@@ -117,6 +117,35 @@ public final class OpenApiExchanges {
 	}
 
 	/**
+	 * Checks one exchange of raw bytes, as a raw-socket test wrote and read it. An empty
+	 * answer (the server stayed silent or hung up) has nothing to check.
+	 * @param port the server's port on {@code localhost}
+	 * @param request the request's bytes
+	 * @param rawResponse the response as read, ISO-8859-1 text
+	 */
+	public static void checkRaw(int port, byte[] request, String rawResponse) {
+		if (!rawResponse.startsWith("HTTP/")) {
+			return;
+		}
+		String text = new String(request, StandardCharsets.ISO_8859_1);
+		int headerEnd = text.indexOf("\r\n\r\n");
+		String[] lines = ((headerEnd >= 0) ? text.substring(0, headerEnd) : text).split("\r\n");
+		String[] requestLine = lines[0].split(" ");
+		String target = (requestLine.length > 1) ? requestLine[1] : "/";
+		int query = target.indexOf('?');
+		Map<String, List<String>> headers = new java.util.LinkedHashMap<>();
+		for (int i = 1; i < lines.length; i++) {
+			int colon = lines[i].indexOf(':');
+			if (colon > 0) {
+				headers.computeIfAbsent(lines[i].substring(0, colon).trim(), (name) -> new ArrayList<>())
+					.add(lines[i].substring(colon + 1).trim());
+			}
+		}
+		checkRaw("http://localhost:" + port, requestLine[0], (query >= 0) ? target.substring(0, query) : target,
+				headers, (headerEnd >= 0) ? text.substring(headerEnd + 4) : "", rawResponse);
+	}
+
+	/**
 	 * Takes the findings recorded since the last call.
 	 * @return findings, one line each
 	 */

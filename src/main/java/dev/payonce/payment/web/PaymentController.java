@@ -27,6 +27,7 @@ import dev.payonce.payment.PaymentId;
 import dev.payonce.payment.PaymentOutcome;
 import dev.payonce.payment.PaymentResponses;
 import dev.payonce.payment.PaymentService;
+import dev.payonce.web.BodySizeFilter;
 
 /**
  * {@code POST /payments} and {@code GET /payments/{id}} (DESIGN.md section 2).
@@ -50,7 +51,7 @@ class PaymentController implements PaymentOperations {
 	static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
 
 	/** The largest request body accepted, in bytes (16 KiB). */
-	static final int MAX_BODY_BYTES = 16 * 1024;
+	static final int MAX_BODY_BYTES = BodySizeFilter.MAX_BODY_BYTES;
 
 	private final PaymentService payments;
 
