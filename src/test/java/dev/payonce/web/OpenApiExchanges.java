@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -187,6 +188,10 @@ public final class OpenApiExchanges {
 	 * @return findings, empty when the document describes the exchange
 	 */
 	static List<String> findings(OpenApiInteractionValidator validator, Exchange exchange) {
+		if (Arrays.stream(Request.Method.values()).noneMatch((method) -> method.name().equals(exchange.method()))) {
+			// A method OpenAPI cannot name (FOO): no operation can have it.
+			return undocumentedOperation(exchange);
+		}
 		SimpleRequest.Builder request = new SimpleRequest.Builder(exchange.method(), exchange.path());
 		exchange.requestHeaders().forEach(request::withHeader);
 		if (!exchange.requestBody().isEmpty()) {

@@ -91,6 +91,14 @@ class OpenApiExchangesTests {
 	}
 
 	@Test
+	void passesAProblemForAMethodOpenApiCannotName() {
+		Exchange unknown = new Exchange("http://localhost", "FOO", "/payments", null, HEADERS, "", 400, problemJson(),
+				problem(400));
+
+		assertThat(OpenApiExchanges.findings(validator, unknown)).isEmpty();
+	}
+
+	@Test
 	void findsASuccessForARouteTheDocumentDoesNotHave() {
 		Exchange unknown = new Exchange("http://localhost", "GET", "/refunds", null, HEADERS, "", 200, json("X", "y"),
 				"{}");
