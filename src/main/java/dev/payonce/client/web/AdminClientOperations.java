@@ -53,6 +53,7 @@ interface AdminClientOperations {
 	ResponseEntity<ClientWithKey> create(CreateClient request);
 
 	@Operation(operationId = "listClients", summary = "List every client, never with secrets",
+			description = "Active and disabled clients alike; API keys are never shown again after they are issued.",
 			responses = @ApiResponse(responseCode = "200", description = "Every client, oldest first",
 					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
 							array = @io.swagger.v3.oas.annotations.media.ArraySchema(
@@ -60,6 +61,7 @@ interface AdminClientOperations {
 	List<ClientView> list();
 
 	@Operation(operationId = "getClient", summary = "Read one client, without secrets",
+			description = "A disabled client is still found, with its disabledAt.",
 			responses = {
 					@ApiResponse(responseCode = "200", description = "The client",
 							content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,

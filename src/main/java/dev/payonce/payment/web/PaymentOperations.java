@@ -111,6 +111,8 @@ interface PaymentOperations {
 			@Parameter(hidden = true) InputStream body) throws IOException;
 
 	@Operation(operationId = "getPayment", summary = "Read a payment of the calling client",
+			description = "The payment as it stands now: a PENDING payment shows its final status once a retry or "
+					+ "reconciliation settles it. Another client's payment answers 404, exactly like an unknown id.",
 			responses = {
 					@ApiResponse(responseCode = "200", description = "The payment",
 							content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
