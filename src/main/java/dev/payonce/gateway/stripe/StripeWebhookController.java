@@ -14,6 +14,7 @@ import com.stripe.model.Event;
 import com.stripe.model.PaymentIntent;
 import com.stripe.model.StripeObject;
 import com.stripe.net.Webhook;
+import io.swagger.v3.oas.annotations.Hidden;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,6 +57,9 @@ import dev.payonce.web.Problems;
  */
 @RestController
 @ConditionalOnProperty(name = "payonce.gateway.provider", havingValue = "stripe")
+// Not an operation for Payonce's clients: Stripe defines what it sends, and the README
+// documents the answers.
+@Hidden
 class StripeWebhookController {
 
 	private static final Logger log = LoggerFactory.getLogger(StripeWebhookController.class);
