@@ -6,6 +6,7 @@ import org.springframework.beans.factory.InitializingBean;
 import org.springframework.stereotype.Component;
 
 import dev.payonce.idempotency.IdempotencyService;
+import dev.payonce.idempotency.ReconciliationProperties;
 
 /**
  * Refuses to start Payonce with timings that could charge twice or lose a payment

@@ -12,8 +12,7 @@ import org.springframework.stereotype.Component;
 /**
  * The payment module's meters: {@code payonce.payments} (payments that reached a final
  * status, by status), {@code payonce.provider.calls} (a timer of provider calls by
- * operation and outcome) and {@code payonce.reconciliation.outcomes}. Tags carry no
- * identifiers, so cardinality stays fixed.
+ * operation and outcome). Tags carry no identifiers, so cardinality stays fixed.
  */
 @Component
 class PaymentMetrics {
@@ -26,9 +25,6 @@ class PaymentMetrics {
 			if (status != PaymentStatus.PENDING) {
 				payments(status);
 			}
-		}
-		for (String outcome : new String[] { "found", "failed", "released" }) {
-			reconciliation(outcome);
 		}
 		// Every series exists from start-up, so a rate of unknown outcomes is never "no
 		// data".
@@ -57,21 +53,10 @@ class PaymentMetrics {
 			.register(this.meters);
 	}
 
-	void reconciled(String outcome) {
-		reconciliation(outcome).increment();
-	}
-
 	private Counter payments(PaymentStatus status) {
 		return Counter.builder("payonce.payments")
 			.description("Payments that reached a final status")
 			.tag("status", status.name().toLowerCase(Locale.ROOT))
-			.register(this.meters);
-	}
-
-	private Counter reconciliation(String outcome) {
-		return Counter.builder("payonce.reconciliation.outcomes")
-			.description("Stale payments the reconciler settled, by outcome")
-			.tag("outcome", outcome)
 			.register(this.meters);
 	}
 

@@ -187,8 +187,9 @@ class CrashRecoveryIntegrationTests {
 			.get("/actuator/prometheus");
 
 		assertThat(metrics.status()).isEqualTo(200);
-		assertThat(metrics.body()).contains("payonce_reconciliation_outcomes_total{outcome=\"found\"} 1.0",
-				"payonce_reconciliation_outcomes_total{outcome=\"failed\"} 1.0",
+		assertThat(metrics.body()).contains(
+				"payonce_reconciliation_outcomes_total{operation=\"payment\",outcome=\"found\"} 1.0",
+				"payonce_reconciliation_outcomes_total{operation=\"payment\",outcome=\"failed\"} 1.0",
 				"payonce_provider_calls_seconds_count{operation=\"lookup\",outcome=\"approved\"} 1",
 				"payonce_provider_calls_seconds_count{operation=\"lookup\",outcome=\"not_attempted\"} 1",
 				"payonce_payments_total{status=\"failed\"} 1.0");

@@ -26,7 +26,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.TestcontainersConfiguration;
-import dev.payonce.payment.PaymentReconciler;
+import dev.payonce.idempotency.IdempotencyReconciler;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -63,7 +63,7 @@ class FaultSoakIntegrationTests {
 	JdbcClient jdbc;
 
 	@Autowired
-	PaymentReconciler reconciler;
+	IdempotencyReconciler reconciler;
 
 	@Test
 	void faultsAndRetriesNeverChargeTwiceLoseAPaymentOrLeaveAKeyStuck() throws Exception {
