@@ -11,8 +11,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * The payment module's meters: {@code payonce.payments} (payments that reached a final
- * status, by status), {@code payonce.provider.calls} (a timer of provider calls by
- * operation and outcome). Tags carry no identifiers, so cardinality stays fixed.
+ * status, by status), {@code payonce.refunds} (the same for refunds),
+ * {@code payonce.provider.calls} (a timer of provider calls by operation and outcome).
+ * Tags carry no identifiers, so cardinality stays fixed.
  */
 @Component
 class PaymentMetrics {
@@ -28,7 +29,12 @@ class PaymentMetrics {
 		}
 		// Every series exists from start-up, so a rate of unknown outcomes is never "no
 		// data".
-		for (String operation : new String[] { "charge", "lookup" }) {
+		for (RefundStatus status : RefundStatus.values()) {
+			if (status != RefundStatus.PENDING) {
+				refunds(status);
+			}
+		}
+		for (String operation : new String[] { "charge", "lookup", "refund", "refund_lookup" }) {
 			for (GatewayResult result : new GatewayResult[] { new GatewayResult.Approved("-"),
 					new GatewayResult.Declined("-", "-"), new GatewayResult.NotAttempted("-"),
 					new GatewayResult.Unknown("-") }) {
@@ -39,6 +45,17 @@ class PaymentMetrics {
 
 	void paymentFinished(PaymentStatus status) {
 		payments(status).increment();
+	}
+
+	void refundFinished(RefundStatus status) {
+		refunds(status).increment();
+	}
+
+	private Counter refunds(RefundStatus status) {
+		return Counter.builder("payonce.refunds")
+			.description("Refunds that reached a final status")
+			.tag("status", status.name().toLowerCase(Locale.ROOT))
+			.register(this.meters);
 	}
 
 	void providerCall(String operation, GatewayResult result, long nanos) {

@@ -9,13 +9,14 @@ import org.jspecify.annotations.Nullable;
  * @param orderId the client's order id
  * @param amount the amount in minor units
  * @param currency the ISO 4217 code, upper case
+ * @param refundedAmount what succeeded refunds returned, in minor units
  * @param status the payment status
  * @param providerReference the provider's id of the charge, {@code null} while none is
  * known
  * @param createdAt the creation time, ISO-8601 in UTC
  */
-public record PaymentReceipt(String id, String orderId, long amount, String currency, PaymentStatus status,
-		@Nullable String providerReference, String createdAt) {
+public record PaymentReceipt(String id, String orderId, long amount, String currency, long refundedAmount,
+		PaymentStatus status, @Nullable String providerReference, String createdAt) {
 
 	/**
 	 * The receipt of a payment.
@@ -24,8 +25,8 @@ public record PaymentReceipt(String id, String orderId, long amount, String curr
 	 */
 	public static PaymentReceipt of(Payment payment) {
 		return new PaymentReceipt(payment.id().toString(), payment.orderId(), payment.amount().minorUnits(),
-				payment.amount().currency().getCurrencyCode(), payment.status(), payment.providerReference(),
-				payment.createdAt().toString());
+				payment.amount().currency().getCurrencyCode(), payment.refundedAmount(), payment.status(),
+				payment.providerReference(), payment.createdAt().toString());
 	}
 
 }

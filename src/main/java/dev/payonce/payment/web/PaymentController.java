@@ -181,7 +181,7 @@ class PaymentController {
 			.orElseThrow(PaymentProblems::notFound);
 	}
 
-	private static IdempotencyKey idempotencyKey(@org.jspecify.annotations.Nullable List<String> values) {
+	static IdempotencyKey idempotencyKey(@org.jspecify.annotations.Nullable List<String> values) {
 		if (values == null || values.isEmpty()) {
 			throw PaymentProblems.keyMissing();
 		}
@@ -197,7 +197,7 @@ class PaymentController {
 		}
 	}
 
-	private static byte[] readLimited(InputStream body) throws IOException {
+	static byte[] readLimited(InputStream body) throws IOException {
 		byte[] bytes = body.readNBytes(MAX_BODY_BYTES + 1);
 		if (bytes.length > MAX_BODY_BYTES) {
 			throw PaymentProblems.payloadTooLarge(MAX_BODY_BYTES);
@@ -205,7 +205,7 @@ class PaymentController {
 		return bytes;
 	}
 
-	private static PaymentId parseId(String id) {
+	static PaymentId parseId(String id) {
 		try {
 			UUID uuid = UUID.fromString(id);
 			// UUID.fromString accepts non-canonical spellings; only the canonical one
@@ -220,7 +220,7 @@ class PaymentController {
 		}
 	}
 
-	private static ResponseEntity<byte[]> render(StoredResponse response, boolean replayed) {
+	static ResponseEntity<byte[]> render(StoredResponse response, boolean replayed) {
 		HttpHeaders headers = new HttpHeaders();
 		response.headers().forEach(headers::set);
 		if (replayed) {

@@ -92,7 +92,11 @@ class PaymentRequestReader {
 				paymentMethod);
 	}
 
-	private JsonNode parse(byte[] body) {
+	/**
+	 * Parses a body strictly: one JSON object, no duplicate members, no trailing content.
+	 * @throws dev.payonce.web.ApiProblem 400 {@code invalid-request}
+	 */
+	JsonNode parse(byte[] body) {
 		if (body.length == 0) {
 			throw PaymentProblems.invalidRequest(List.of(new FieldError("", "a JSON object body is required")));
 		}
@@ -116,7 +120,7 @@ class PaymentRequestReader {
 		return root;
 	}
 
-	private static @Nullable String text(JsonNode root, String field, List<FieldError> errors) {
+	static @Nullable String text(JsonNode root, String field, List<FieldError> errors) {
 		JsonNode node = root.get(field);
 		if (node == null || node.isNull()) {
 			return null;
@@ -128,7 +132,7 @@ class PaymentRequestReader {
 		return node.stringValue();
 	}
 
-	private static @Nullable Long amount(JsonNode root, List<FieldError> errors) {
+	static @Nullable Long amount(JsonNode root, List<FieldError> errors) {
 		JsonNode node = root.get("amount");
 		if (node == null || node.isNull()) {
 			return null;

@@ -10,7 +10,7 @@ final class ProblemExamples {
 
 	static final String KEY_MISSING = "{\"type\":\"" + BASE
 			+ "idempotency-key-missing\",\"title\":\"Idempotency-Key missing\",\"status\":400,"
-			+ "\"detail\":\"POST /payments requires an Idempotency-Key header naming this operation.\",\"instance\":\"/payments\"}";
+			+ "\"detail\":\"This request requires an Idempotency-Key header naming this operation.\",\"instance\":\"/payments\"}";
 
 	static final String KEY_INVALID = "{\"type\":\"" + BASE
 			+ "idempotency-key-invalid\",\"title\":\"Idempotency-Key invalid\",\"status\":400,"
@@ -50,7 +50,7 @@ final class ProblemExamples {
 
 	static final String KEY_REUSED = "{\"type\":\"" + BASE
 			+ "idempotency-key-reused\",\"title\":\"Idempotency-Key reused\",\"status\":422,"
-			+ "\"detail\":\"This Idempotency-Key was already used with a different request. Use a new key for a new payment.\","
+			+ "\"detail\":\"This Idempotency-Key was already used with a different request. Use a new key for a new operation.\","
 			+ "\"instance\":\"/payments\"}";
 
 	static final String PROVIDER_UNAVAILABLE = "{\"type\":\"" + BASE

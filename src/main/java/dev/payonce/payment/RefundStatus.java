@@ -1,0 +1,26 @@
+package dev.payonce.payment;
+
+/**
+ * Where a refund stands (docs/design.md section 8). {@code PENDING} is the only status
+ * that may change; the others are final.
+ */
+public enum RefundStatus {
+
+	/**
+	 * Reserved and claimed; the provider has not answered yet, or its answer is unknown.
+	 */
+	PENDING,
+
+	/** The provider refunded. */
+	SUCCEEDED,
+
+	/** The provider declined the refund; its reservation is released. */
+	DECLINED,
+
+	/**
+	 * Reconciliation gave up: the provider has no record of the refund; its reservation
+	 * is released.
+	 */
+	FAILED
+
+}
