@@ -17,8 +17,9 @@ import dev.payonce.client.ClientId;
 
 /**
  * A payment: created {@code PENDING} together with the idempotency claim, then moved once
- * to a final status. Never deleted (DESIGN.md section 4). A {@code SUCCEEDED} payment can
- * be refunded; its refunded and reserved amounts are kept by {@link RefundReservations}.
+ * to a final status. Never deleted (docs/design.md section 4). A {@code SUCCEEDED}
+ * payment can be refunded; its refunded and reserved amounts are kept by
+ * {@link RefundReservations}.
  *
  * <p>
  * Transitions are named for the fact and refuse to leave a final status. Concurrent
@@ -134,7 +135,7 @@ public class Payment {
 
 	/**
 	 * Reconciliation gave up: the provider confirms it has no charge for this payment,
-	 * and the give-up window has passed (DESIGN.md section 4, step 5).
+	 * and the give-up window has passed (docs/design.md section 4, step 5).
 	 * @param now when Payonce gave up (UTC)
 	 * @throws IllegalStateException unless the payment is {@code PENDING}
 	 */

@@ -3,7 +3,7 @@ package dev.payonce.payment;
 import java.time.Duration;
 
 /**
- * The port to a payment provider (DESIGN.md section 5). Adapters live in
+ * The port to a payment provider (docs/design.md section 5). Adapters live in
  * {@code dev.payonce.gateway.*}; nothing outside an adapter sees a provider's own types.
  *
  * <p>
@@ -25,7 +25,7 @@ public interface PaymentGateway {
 
 	/**
 	 * Asks what happened to the charge made under a provider idempotency key, without
-	 * ever charging (DESIGN.md section 5, reconciliation).
+	 * ever charging (docs/design.md section 5, reconciliation).
 	 * @param providerIdempotencyKey the key the charge was (or would have been) sent with
 	 * @return {@link GatewayResult.Approved} or {@link GatewayResult.Declined} when the
 	 * provider has the charge; {@link GatewayResult.NotAttempted} when it confirms it has
@@ -57,8 +57,8 @@ public interface PaymentGateway {
 	/**
 	 * The longest one {@link #charge} or {@link #refund} call can take before the adapter
 	 * gives up (client timeout times attempts). The idempotency lease must be longer, or
-	 * a slow call could outlive its lease (DESIGN.md section 4); Payonce refuses to start
-	 * otherwise.
+	 * a slow call could outlive its lease (docs/design.md section 4); Payonce refuses to
+	 * start otherwise.
 	 * @return the worst-case duration of a charge call
 	 */
 	Duration worstCaseCallDuration();

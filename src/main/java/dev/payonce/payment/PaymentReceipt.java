@@ -3,7 +3,7 @@ package dev.payonce.payment;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The receipt of a payment as the API shows it (DESIGN.md section 2).
+ * The receipt of a payment as the API shows it (docs/design.md section 2).
  *
  * @param id the payment id
  * @param orderId the client's order id

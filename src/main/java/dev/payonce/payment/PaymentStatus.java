@@ -1,8 +1,8 @@
 package dev.payonce.payment;
 
 /**
- * Where a payment stands (DESIGN.md section 2). {@code PENDING} is the only status that
- * may change; the others are final.
+ * Where a payment stands (docs/design.md section 2). {@code PENDING} is the only status
+ * that may change; the others are final.
  */
 public enum PaymentStatus {
 

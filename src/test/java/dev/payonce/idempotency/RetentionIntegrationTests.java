@@ -31,7 +31,7 @@ import dev.payonce.payment.web.PaymentsApi.Reply;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * DESIGN.md section 4, step 6: completed records expire {@code retention} after
+ * docs/design.md section 4, step 6: completed records expire {@code retention} after
  * completion (1 h here), the retention job deletes only expired COMPLETED records, in
  * batches (50 here), exactly once even when two run at once, and an expired key starts a
  * new payment. Payments are never deleted. The clock is moved forward instead of waiting

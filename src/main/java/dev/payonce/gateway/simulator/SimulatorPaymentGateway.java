@@ -30,7 +30,7 @@ import dev.payonce.payment.RefundRequest;
 
 /**
  * A simulated payment provider with its own ledger, active unless
- * {@code payonce.gateway.provider} names another adapter (DESIGN.md section 5).
+ * {@code payonce.gateway.provider} names another adapter (docs/design.md section 5).
  *
  * <p>
  * Like a real provider it charges at most once per provider idempotency key: the ledger

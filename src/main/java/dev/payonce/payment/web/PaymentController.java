@@ -41,7 +41,7 @@ import dev.payonce.payment.PaymentResponses;
 import dev.payonce.payment.PaymentService;
 
 /**
- * {@code POST /payments} and {@code GET /payments/{id}} (DESIGN.md section 2).
+ * {@code POST /payments} and {@code GET /payments/{id}} (docs/design.md section 2).
  *
  * <p>
  * Everything a request can get wrong (key, size, JSON, values) is answered here, before

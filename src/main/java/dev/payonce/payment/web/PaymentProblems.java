@@ -11,7 +11,8 @@ import dev.payonce.payment.RefundId;
 import dev.payonce.web.ApiProblem;
 
 /**
- * The problems of the payments API (DESIGN.md section 2), each with its stable type slug.
+ * The problems of the payments API (docs/design.md section 2), each with its stable type
+ * slug.
  */
 final class PaymentProblems {
 

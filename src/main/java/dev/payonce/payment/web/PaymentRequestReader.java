@@ -28,11 +28,11 @@ import dev.payonce.payment.Money;
 import dev.payonce.payment.PaymentCommand;
 
 /**
- * Reads the body of {@code POST /payments} strictly (DESIGN.md section 2): a JSON object
- * with no unknown or duplicate members; {@code amount} a JSON integer in minor units,
- * never a fraction, exponent or string, never rounded; {@code currency} an ISO 4217 code
- * with minor units, in any letter case. Every problem found is reported, not just the
- * first.
+ * Reads the body of {@code POST /payments} strictly (docs/design.md section 2): a JSON
+ * object with no unknown or duplicate members; {@code amount} a JSON integer in minor
+ * units, never a fraction, exponent or string, never rounded; {@code currency} an ISO
+ * 4217 code with minor units, in any letter case. Every problem found is reported, not
+ * just the first.
  */
 @Component
 class PaymentRequestReader {

@@ -31,11 +31,12 @@ import dev.payonce.payment.web.PaymentsApi.Reply;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * DESIGN.md section 6: many concurrent requests with one key make exactly one provider
- * charge and one payment. Real platform threads, released together by a latch, through
- * the real HTTP server to real PostgreSQL, on one instance and spread across two (the
- * second a separate process on the same database). The simulated provider takes 50 ms so
- * that later requests meet the first one's live lease as well as its completed record.
+ * docs/design.md section 6: many concurrent requests with one key make exactly one
+ * provider charge and one payment. Real platform threads, released together by a latch,
+ * through the real HTTP server to real PostgreSQL, on one instance and spread across two
+ * (the second a separate process on the same database). The simulated provider takes 50
+ * ms so that later requests meet the first one's live lease as well as its completed
+ * record.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "payonce.gateway.simulator.latency=50ms")
 @Import(TestcontainersConfiguration.class)
