@@ -16,6 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -23,18 +25,21 @@ import dev.payonce.OffsetClock;
 import dev.payonce.TestcontainersConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * The engine on its own (docs/design.md section 4), driven by {@link TestOperation}, a
  * test-only operation with no payment in sight: claim with the resource created in the
  * claim transaction, replay, mismatch, another operation's key, in-progress, refusal,
- * release, takeover with a reloaded resource, fenced completion, and reconciliation
- * scoped by operation. Real PostgreSQL (the web server is up only because security needs
- * it); the clock moves past the 30 s lease instead of waiting for it.
+ * release, takeover with a reloaded resource, fenced completion, reconciliation scoped by
+ * operation, and a {@link ClaimGuard} refusing inside the claim transaction. Real
+ * PostgreSQL (the web server is up only because security needs it); the clock moves past
+ * the 30 s lease instead of waiting for it.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "payonce.reconciliation.enabled=false", "payonce.idempotency.cleanup.enabled=false" })
-@Import({ TestcontainersConfiguration.class, OffsetClock.Installed.class })
+@Import({ TestcontainersConfiguration.class, OffsetClock.Installed.class,
+		IdempotencyEngineIntegrationTests.Guarded.class })
 class IdempotencyEngineIntegrationTests {
 
 	@Autowired
@@ -224,6 +229,34 @@ class IdempotencyEngineIntegrationTests {
 		assertThat(attempt("stale-refund")).isEqualTo(2);
 		assertThat(status("stale-refund")).isEqualTo("COMPLETED");
 		assertThat(refund.finishes).hasValue(1);
+	}
+
+	@Test
+	void aClaimGuardThatThrowsAbortsTheClaimBeforeAnythingIsWritten() {
+		TestOperation operation = new TestOperation("engine_test", this.jdbc);
+		this.scope = new IdempotencyScope("guarded-" + UUID.randomUUID().toString().substring(0, 8));
+
+		assertThatIllegalStateException().isThrownBy(() -> this.engine.execute(operation, request("guarded", "a")))
+			.withMessage("refused by the guard");
+
+		assertThat(records("guarded")).isZero();
+		assertThat(operation.creates).hasValue(0);
+		assertThat(operation.acts).hasValue(0);
+	}
+
+	/** A guard that refuses every scope named {@code guarded-...}, and nothing else. */
+	@TestConfiguration(proxyBeanMethods = false)
+	static class Guarded {
+
+		@Bean
+		ClaimGuard refuseGuardedScopes() {
+			return (scope, operation) -> {
+				if (scope.value().startsWith("guarded-")) {
+					throw new IllegalStateException("refused by the guard");
+				}
+			};
+		}
+
 	}
 
 	private ClaimRequest request(String key, String body) {
