@@ -12,6 +12,7 @@ import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
@@ -91,23 +92,70 @@ class RefundController {
 											description = "true when this is a stored response replayed") },
 							content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
 									schema = @Schema(implementation = RefundReceipt.class))),
-					@ApiResponse(responseCode = "400", description = "Key missing or malformed, or body invalid",
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE)),
+					@ApiResponse(responseCode = "400",
+							description = "The key is missing or malformed, or the body is invalid; nothing stored",
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = {
+											@ExampleObject(name = "idempotency-key-missing",
+													value = ProblemExamples.KEY_MISSING),
+											@ExampleObject(name = "idempotency-key-invalid",
+													value = ProblemExamples.KEY_INVALID),
+											@ExampleObject(name = "invalid-request",
+													value = ProblemExamples.INVALID_REQUEST) })),
+					@ApiResponse(responseCode = "401", description = "No or bad credentials",
+							headers = @Header(name = "WWW-Authenticate", description = "Bearer realm=\"payonce\""),
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = @ExampleObject(name = "unauthorized",
+											value = ProblemExamples.UNAUTHORIZED))),
 					@ApiResponse(responseCode = "402",
-							description = "refund-declined or refund-failed; stored and replayed",
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE)),
-					@ApiResponse(responseCode = "404", description = "payment-not-found",
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE)),
+							description = "Declined by the provider, or given up by reconciliation; the amount is "
+									+ "refundable again; stored and replayed",
+							headers = @Header(name = PaymentController.IDEMPOTENT_REPLAYED,
+									description = "true when replayed"),
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, examples = {
+									@ExampleObject(name = "refund-declined", value = ProblemExamples.REFUND_DECLINED),
+									@ExampleObject(name = "refund-failed", value = ProblemExamples.REFUND_FAILED) })),
+					@ApiResponse(responseCode = "404",
+							description = "No such payment for this client (another client's looks the same)",
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = @ExampleObject(name = "payment-not-found",
+											value = ProblemExamples.NOT_FOUND))),
 					@ApiResponse(responseCode = "409",
-							description = "payment-not-refundable, refund-exceeds-refundable, or "
-									+ "idempotency-request-in-progress",
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE)),
-					@ApiResponse(responseCode = "422", description = "idempotency-key-reused",
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE)),
+							description = "The payment is not SUCCEEDED, the refund asks for more than is left, or a "
+									+ "request with this key is still in progress; refusals store nothing",
+							headers = @Header(name = "Retry-After",
+									description = "seconds to wait (idempotency-request-in-progress only)"),
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = {
+											@ExampleObject(name = "payment-not-refundable",
+													value = ProblemExamples.NOT_REFUNDABLE),
+											@ExampleObject(name = "refund-exceeds-refundable",
+													value = ProblemExamples.REFUND_EXCEEDS),
+											@ExampleObject(name = "idempotency-request-in-progress",
+													value = ProblemExamples.IN_PROGRESS) })),
+					@ApiResponse(responseCode = "413", description = "Body over 16 KiB",
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = @ExampleObject(name = "payload-too-large",
+											value = ProblemExamples.TOO_LARGE))),
+					@ApiResponse(responseCode = "415", description = "A body that is not application/json",
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = @ExampleObject(name = "unsupported-media-type",
+											value = ProblemExamples.UNSUPPORTED))),
+					@ApiResponse(responseCode = "422",
+							description = "The key was used with a different request or names another operation",
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = @ExampleObject(name = "idempotency-key-reused",
+											value = ProblemExamples.KEY_REUSED))),
 					@ApiResponse(responseCode = "503",
-							description = "refund-provider-unavailable or refund-outcome-unknown; the refund stays "
-									+ "PENDING with its amount reserved, and a retry with the same key resolves it",
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE)) })
+							description = "The provider refused or its outcome is unknown; the refund stays PENDING "
+									+ "with its amount reserved, and a retry with the same key resolves it",
+							headers = @Header(name = "Retry-After", description = "seconds to wait before retrying"),
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = {
+											@ExampleObject(name = "refund-provider-unavailable",
+													value = ProblemExamples.REFUND_PROVIDER_UNAVAILABLE),
+											@ExampleObject(name = "refund-outcome-unknown",
+													value = ProblemExamples.REFUND_OUTCOME_UNKNOWN) })) })
 	ResponseEntity<byte[]> create(@PathVariable String id, @Parameter(hidden = true) @RequestHeader HttpHeaders headers,
 			@Parameter(hidden = true) InputStream body) throws IOException, HttpMediaTypeNotSupportedException {
 		ClientId clientId = this.currentClient.clientId();

@@ -80,6 +80,40 @@ class ApiDocumentationIntegrationTests {
 		}
 
 		@Test
+		void documentsTheRefundsApiWithEachOfItsProblems() {
+			Reply reply = new PaymentsApi(this.port)
+				.sendWithoutKey(new PaymentsApi(this.port).request("/v3/api-docs").GET());
+			JsonNode document = reply.json();
+			JsonNode post = document.at("/paths/~1payments~1{id}~1refunds/post");
+
+			JsonNode key = post.get("parameters")
+				.findParents("name")
+				.stream()
+				.filter((parameter) -> parameter.get("name").asString().equals("Idempotency-Key"))
+				.findFirst()
+				.orElseThrow();
+			assertThat(key.get("in").asString()).isEqualTo("header");
+			assertThat(key.get("required").asBoolean()).isTrue();
+			assertThat(post.at("/responses/201/headers").has("Location")).isTrue();
+			assertThat(post.at("/responses/201/headers").has("Idempotent-Replayed")).isTrue();
+			assertThat(post.at("/responses/503/headers").has("Retry-After")).isTrue();
+			Map.of(402, List.of("refund-declined", "refund-failed"), 404, List.of("payment-not-found"), 409,
+					List.of("payment-not-refundable", "refund-exceeds-refundable", "idempotency-request-in-progress"),
+					422, List.of("idempotency-key-reused"), 503,
+					List.of("refund-provider-unavailable", "refund-outcome-unknown"))
+				.forEach((status, slugs) -> {
+					JsonNode examples = post.at("/responses/" + status + "/content/application~1problem+json/examples");
+					for (String slug : slugs) {
+						assertThat(examples.at("/" + slug + "/value").toString()).as("%s example of %s", slug, status)
+							.contains("https://payonce.dev/problems/" + slug);
+					}
+				});
+			assertThat(document.at("/components/schemas/RefundRequest/properties/reason/enum").toString())
+				.contains("duplicate", "fraudulent", "requested_by_customer");
+			assertThat(document.at("/paths/~1payments~1{id}~1refunds/get/responses/200").isMissingNode()).isFalse();
+		}
+
+		@Test
 		void servesNoSwaggerUiOutsideTheLocalProfile() {
 			PaymentsApi api = new PaymentsApi(this.port);
 
