@@ -1,5 +1,6 @@
 package dev.payonce.payment;
 
+import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,11 +9,13 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 
 import dev.payonce.idempotency.StoredResponse;
-import dev.payonce.web.ProblemTypes;
+import dev.payonce.web.Problems;
 
 /**
  * Renders the final answers of a refund that are stored with its idempotency record and
@@ -76,17 +79,13 @@ public class RefundResponses {
 	 */
 	private StoredResponse paymentRequired(Refund refund, String slug, String title, String detail,
 			Map<String, @Nullable Object> extensions) {
-		Map<String, @Nullable Object> problem = new LinkedHashMap<>();
-		problem.put("type", ProblemTypes.of(slug).toString());
-		problem.put("title", title);
-		problem.put("status", 402);
-		problem.put("detail", detail);
-		problem.put("instance", "/payments/" + refund.paymentId() + "/refunds");
-		problem.put("paymentId", refund.paymentId().toString());
-		problem.put("refundId", refund.id().toString());
-		problem.putAll(extensions);
+		ProblemDetail problem = Problems.of(HttpStatus.PAYMENT_REQUIRED, slug, title, detail);
+		problem.setInstance(URI.create("/payments/" + refund.paymentId() + "/refunds"));
+		problem.setProperty("paymentId", refund.paymentId().toString());
+		problem.setProperty("refundId", refund.id().toString());
+		extensions.forEach(problem::setProperty);
 		return new StoredResponse(402, Map.of(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_PROBLEM_JSON_VALUE),
-				this.json.writeValueAsString(problem));
+				Problems.json(problem));
 	}
 
 }

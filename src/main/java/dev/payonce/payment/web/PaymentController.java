@@ -6,8 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
 
-import org.slf4j.MDC;
-
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.ParameterIn;
@@ -25,14 +23,15 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.payonce.client.ClientId;
 import dev.payonce.client.CurrentClient;
 import dev.payonce.idempotency.IdempotencyKey;
-import dev.payonce.idempotency.StoredResponse;
+import dev.payonce.idempotency.web.IdempotencyHeaders;
+import dev.payonce.idempotency.web.IdempotencyProblems;
+import dev.payonce.idempotency.web.StoredResponses;
 import dev.payonce.payment.PaymentCommand;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.payment.PaymentOutcome;
@@ -54,12 +53,6 @@ import dev.payonce.web.BodySizeFilter;
 @Tag(name = "Payments")
 @SecurityRequirement(name = PaymentApiDocumentation.BEARER)
 class PaymentController {
-
-	/** Header naming the operation (IETF Idempotency-Key draft). */
-	static final String IDEMPOTENCY_KEY = "Idempotency-Key";
-
-	/** Header marking a replayed response; never taken from the client. */
-	static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
 
 	/** The largest request body accepted, in bytes (16 KiB). */
 	static final int MAX_BODY_BYTES = BodySizeFilter.MAX_BODY_BYTES;
@@ -85,7 +78,7 @@ class PaymentController {
 			description = "Validates the request, claims the Idempotency-Key for the calling client, charges the provider "
 					+ "with a provider idempotency key derived from the payment id, and stores the answer. Every retry "
 					+ "with the same key and request gets the stored answer back, byte for byte.",
-			parameters = @Parameter(name = IDEMPOTENCY_KEY, in = ParameterIn.HEADER, required = true,
+			parameters = @Parameter(name = IdempotencyHeaders.IDEMPOTENCY_KEY, in = ParameterIn.HEADER, required = true,
 					description = "Names this payment: 1-255 visible ASCII characters, bare (abc) or as an RFC 8941 "
 							+ "string (\"abc\"); both spellings name the same key. Scoped to the calling client.",
 					schema = @Schema(type = "string", minLength = 1, maxLength = 255), example = "order-123-attempt-1"),
@@ -96,7 +89,7 @@ class PaymentController {
 					@ApiResponse(responseCode = "201",
 							description = "Approved: the receipt. Replays add Idempotent-Replayed: true.",
 							headers = { @Header(name = "Location", description = "/payments/{id}"),
-									@Header(name = IDEMPOTENT_REPLAYED,
+									@Header(name = IdempotencyHeaders.IDEMPOTENT_REPLAYED,
 											description = "true when this is a stored response replayed") },
 							content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
 									schema = @Schema(implementation = PaymentReceipt.class))),
@@ -117,7 +110,8 @@ class PaymentController {
 											value = ProblemExamples.UNAUTHORIZED))),
 					@ApiResponse(responseCode = "402",
 							description = "Declined by the provider, or given up by reconciliation; stored and replayed",
-							headers = @Header(name = IDEMPOTENT_REPLAYED, description = "true when replayed"),
+							headers = @Header(name = IdempotencyHeaders.IDEMPOTENT_REPLAYED,
+									description = "true when replayed"),
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
 									examples = {
 											@ExampleObject(name = "payment-declined", value = ProblemExamples.DECLINED),
@@ -153,16 +147,15 @@ class PaymentController {
 													value = ProblemExamples.PROVIDER_UNAVAILABLE),
 											@ExampleObject(name = "payment-outcome-unknown",
 													value = ProblemExamples.OUTCOME_UNKNOWN) })) })
-	ResponseEntity<byte[]> create(@Parameter(hidden = true) @RequestHeader HttpHeaders headers,
+	ResponseEntity<byte[]> create(@Parameter(hidden = true) IdempotencyKey key,
 			@Parameter(hidden = true) InputStream body) throws IOException {
 		ClientId clientId = this.currentClient.clientId();
-		IdempotencyKey key = idempotencyKey(headers.get(IDEMPOTENCY_KEY));
-		MDC.put("idempotencyKeyDigest", key.digest());
 		PaymentCommand command = this.reader.read(clientId, key, readLimited(body));
 		return switch (this.payments.pay(command)) {
-			case PaymentOutcome.Completed completed -> render(completed.response(), completed.replayed());
-			case PaymentOutcome.KeyReused reused -> throw PaymentProblems.keyReused();
-			case PaymentOutcome.InProgress inProgress -> throw PaymentProblems.inProgress(inProgress.retryAfter());
+			case PaymentOutcome.Completed completed ->
+				StoredResponses.render(completed.response(), completed.replayed());
+			case PaymentOutcome.KeyReused reused -> throw IdempotencyProblems.keyReused();
+			case PaymentOutcome.InProgress inProgress -> throw IdempotencyProblems.inProgress(inProgress.retryAfter());
 			case PaymentOutcome.Unresolved unresolved -> throw unresolved.outcomeUnknown()
 					? PaymentProblems.outcomeUnknown(unresolved.paymentId(), unresolved.retryAfter())
 					: PaymentProblems.providerUnavailable(unresolved.paymentId(), unresolved.retryAfter());
@@ -186,22 +179,6 @@ class PaymentController {
 			.orElseThrow(PaymentProblems::notFound);
 	}
 
-	static IdempotencyKey idempotencyKey(@org.jspecify.annotations.Nullable List<String> values) {
-		if (values == null || values.isEmpty()) {
-			throw PaymentProblems.keyMissing();
-		}
-		if (values.size() > 1) {
-			throw PaymentProblems.keyInvalid("the header was sent more than once");
-		}
-		try {
-			return IdempotencyKey.fromHeader(values.get(0));
-		}
-		catch (IllegalArgumentException ex) {
-			// The message names a rule and a length, never the key itself.
-			throw PaymentProblems.keyInvalid(ex.getMessage());
-		}
-	}
-
 	static byte[] readLimited(InputStream body) throws IOException {
 		byte[] bytes = body.readNBytes(MAX_BODY_BYTES + 1);
 		if (bytes.length > MAX_BODY_BYTES) {
@@ -223,17 +200,6 @@ class PaymentController {
 		catch (IllegalArgumentException ex) {
 			throw PaymentProblems.notFound();
 		}
-	}
-
-	static ResponseEntity<byte[]> render(StoredResponse response, boolean replayed) {
-		HttpHeaders headers = new HttpHeaders();
-		response.headers().forEach(headers::set);
-		if (replayed) {
-			headers.set(IDEMPOTENT_REPLAYED, "true");
-		}
-		return ResponseEntity.status(response.status())
-			.headers(headers)
-			.body(response.body().getBytes(StandardCharsets.UTF_8));
 	}
 
 }

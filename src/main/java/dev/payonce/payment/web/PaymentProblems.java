@@ -11,23 +11,13 @@ import dev.payonce.payment.RefundId;
 import dev.payonce.web.ApiProblem;
 
 /**
- * The problems of the payments API (docs/design.md section 2), each with its stable type
- * slug.
+ * The problems of the payments and refunds API (docs/design.md sections 2 and 8), each
+ * with its stable type slug; the idempotency problems are the engine's
+ * ({@link dev.payonce.idempotency.web.IdempotencyProblems}).
  */
 final class PaymentProblems {
 
 	private PaymentProblems() {
-	}
-
-	static ApiProblem keyMissing() {
-		return new ApiProblem(HttpStatus.BAD_REQUEST, "idempotency-key-missing", "Idempotency-Key missing",
-				"This request requires an Idempotency-Key header naming this operation.");
-	}
-
-	static ApiProblem keyInvalid(String why) {
-		return new ApiProblem(HttpStatus.BAD_REQUEST, "idempotency-key-invalid", "Idempotency-Key invalid",
-				"The Idempotency-Key header must be 1-255 visible ASCII characters, bare or as an RFC 8941 string: "
-						+ why + ".");
 	}
 
 	static ApiProblem invalidRequest(List<FieldError> errors) {
@@ -39,17 +29,6 @@ final class PaymentProblems {
 	static ApiProblem payloadTooLarge(int limit) {
 		return new ApiProblem(HttpStatus.CONTENT_TOO_LARGE, "payload-too-large", "Payload too large",
 				"The request body must be at most " + limit + " bytes.");
-	}
-
-	static ApiProblem keyReused() {
-		return new ApiProblem(HttpStatus.UNPROCESSABLE_CONTENT, "idempotency-key-reused", "Idempotency-Key reused",
-				"This Idempotency-Key was already used with a different request. Use a new key for a new operation.");
-	}
-
-	static ApiProblem inProgress(Duration retryAfter) {
-		return new ApiProblem(HttpStatus.CONFLICT, "idempotency-request-in-progress", "Request in progress",
-				"A request with this Idempotency-Key is still being processed. Retry after the Retry-After interval.")
-			.retryAfter(retryAfter);
 	}
 
 	static ApiProblem providerUnavailable(PaymentId paymentId, Duration retryAfter) {

@@ -17,7 +17,6 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import org.slf4j.MDC;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.InvalidMediaTypeException;
@@ -34,6 +33,9 @@ import org.springframework.web.bind.annotation.RestController;
 import dev.payonce.client.ClientId;
 import dev.payonce.client.CurrentClient;
 import dev.payonce.idempotency.IdempotencyKey;
+import dev.payonce.idempotency.web.IdempotencyHeaders;
+import dev.payonce.idempotency.web.IdempotencyProblems;
+import dev.payonce.idempotency.web.StoredResponses;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.payment.RefundCommand;
 import dev.payonce.payment.RefundId;
@@ -79,7 +81,7 @@ class RefundController {
 			description = "Reserves the amount on the payment (all that remains when amount is omitted), refunds it "
 					+ "at the provider with a provider idempotency key derived from the refund id, and stores the "
 					+ "answer. Refunded plus in-flight refunds never exceed the payment's amount.",
-			parameters = @Parameter(name = PaymentController.IDEMPOTENCY_KEY, in = ParameterIn.HEADER, required = true,
+			parameters = @Parameter(name = IdempotencyHeaders.IDEMPOTENCY_KEY, in = ParameterIn.HEADER, required = true,
 					description = "Names this refund, as for a payment; scoped to the calling client.",
 					schema = @Schema(type = "string", minLength = 1, maxLength = 255)),
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = false,
@@ -88,7 +90,7 @@ class RefundController {
 			responses = {
 					@ApiResponse(responseCode = "201", description = "Refunded: the refund's receipt",
 							headers = { @Header(name = "Location", description = "/payments/{id}/refunds/{refundId}"),
-									@Header(name = PaymentController.IDEMPOTENT_REPLAYED,
+									@Header(name = IdempotencyHeaders.IDEMPOTENT_REPLAYED,
 											description = "true when this is a stored response replayed") },
 							content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
 									schema = @Schema(implementation = RefundReceipt.class))),
@@ -110,7 +112,7 @@ class RefundController {
 					@ApiResponse(responseCode = "402",
 							description = "Declined by the provider, or given up by reconciliation; the amount is "
 									+ "refundable again; stored and replayed",
-							headers = @Header(name = PaymentController.IDEMPOTENT_REPLAYED,
+							headers = @Header(name = IdempotencyHeaders.IDEMPOTENT_REPLAYED,
 									description = "true when replayed"),
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, examples = {
 									@ExampleObject(name = "refund-declined", value = ProblemExamples.REFUND_DECLINED),
@@ -120,6 +122,10 @@ class RefundController {
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
 									examples = @ExampleObject(name = "payment-not-found",
 											value = ProblemExamples.NOT_FOUND))),
+					@ApiResponse(responseCode = "408", description = "The body stalled; nothing stored",
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = @ExampleObject(name = "request-timeout",
+											value = ProblemExamples.REQUEST_TIMEOUT))),
 					@ApiResponse(responseCode = "409",
 							description = "The payment is not SUCCEEDED, the refund asks for more than is left, or a "
 									+ "request with this key is still in progress; refusals store nothing",
@@ -156,11 +162,10 @@ class RefundController {
 													value = ProblemExamples.REFUND_PROVIDER_UNAVAILABLE),
 											@ExampleObject(name = "refund-outcome-unknown",
 													value = ProblemExamples.REFUND_OUTCOME_UNKNOWN) })) })
-	ResponseEntity<byte[]> create(@PathVariable String id, @Parameter(hidden = true) @RequestHeader HttpHeaders headers,
-			@Parameter(hidden = true) InputStream body) throws IOException, HttpMediaTypeNotSupportedException {
+	ResponseEntity<byte[]> create(@PathVariable String id, @Parameter(hidden = true) IdempotencyKey key,
+			@Parameter(hidden = true) @RequestHeader HttpHeaders headers, @Parameter(hidden = true) InputStream body)
+			throws IOException, HttpMediaTypeNotSupportedException {
 		ClientId clientId = this.currentClient.clientId();
-		IdempotencyKey key = PaymentController.idempotencyKey(headers.get(PaymentController.IDEMPOTENCY_KEY));
-		MDC.put("idempotencyKeyDigest", key.digest());
 		byte[] bytes = PaymentController.readLimited(body);
 		if (bytes.length > 0) {
 			requireJson(headers);
@@ -169,9 +174,9 @@ class RefundController {
 		RefundCommand command = this.reader.read(clientId, key, paymentId, bytes);
 		return switch (this.refunds.refund(command)) {
 			case RefundOutcome.Completed completed ->
-				PaymentController.render(completed.response(), completed.replayed());
-			case RefundOutcome.KeyReused reused -> throw PaymentProblems.keyReused();
-			case RefundOutcome.InProgress inProgress -> throw PaymentProblems.inProgress(inProgress.retryAfter());
+				StoredResponses.render(completed.response(), completed.replayed());
+			case RefundOutcome.KeyReused reused -> throw IdempotencyProblems.keyReused();
+			case RefundOutcome.InProgress inProgress -> throw IdempotencyProblems.inProgress(inProgress.retryAfter());
 			case RefundOutcome.PaymentNotFound notFound -> throw PaymentProblems.notFound();
 			case RefundOutcome.PaymentNotRefundable notRefundable ->
 				throw PaymentProblems.notRefundable(notRefundable.status());
