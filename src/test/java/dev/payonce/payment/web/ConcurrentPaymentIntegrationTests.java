@@ -189,11 +189,11 @@ class ConcurrentPaymentIntegrationTests {
 			// request's claim waits on it, and under SERIALIZABLE would then fail with
 			// SQLSTATE 40001.
 			competitor.setAutoCommit(false);
-			try (PreparedStatement insert = competitor.prepareStatement(
-					"""
-							INSERT INTO idempotency_records (client_id, idempotency_key, request_fingerprint, status,
-							    locked_until, attempt, resource_id, created_at)
-							VALUES ('cli_development', ?, repeat('0', 64), 'IN_PROGRESS', now() + interval '1 minute', 1, ?, now())""")) {
+			try (PreparedStatement insert = competitor.prepareStatement("""
+					INSERT INTO idempotency_records (client_id, idempotency_key, operation, request_fingerprint,
+					    status, locked_until, attempt, resource_id, created_at)
+					VALUES ('cli_development', ?, 'payment', repeat('0', 64), 'IN_PROGRESS',
+					    now() + interval '1 minute', 1, ?, now())""")) {
 				insert.setString(1, key);
 				insert.setObject(2, UUID.randomUUID());
 				insert.executeUpdate();
