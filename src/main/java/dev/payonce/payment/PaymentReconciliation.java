@@ -2,6 +2,9 @@ package dev.payonce.payment;
 
 import java.time.Duration;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import org.springframework.stereotype.Component;
 
 import dev.payonce.idempotency.Lease;
@@ -26,6 +29,8 @@ import dev.payonce.idempotency.Settlement;
  */
 @Component
 class PaymentReconciliation implements ReconciliationStep {
+
+	private static final Logger log = LoggerFactory.getLogger(PaymentReconciliation.class);
 
 	private final PaymentService payments;
 
@@ -67,6 +72,8 @@ class PaymentReconciliation implements ReconciliationStep {
 			result = this.gateway.lookup(payment.id().providerIdempotencyKey());
 		}
 		catch (RuntimeException ex) {
+			// A gateway must not throw: a bug, and the lookup's answer is unknown.
+			log.error("Payment gateway lookup threw for payment {}", payment.id(), ex);
 			result = new GatewayResult.Unknown("lookup threw " + ex.getClass().getSimpleName());
 		}
 		this.metrics.providerCall("lookup", result, System.nanoTime() - started);

@@ -2,6 +2,9 @@ package dev.payonce.payment;
 
 import java.time.Duration;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import org.springframework.stereotype.Component;
 
 import dev.payonce.idempotency.Lease;
@@ -18,6 +21,8 @@ import dev.payonce.idempotency.Settlement;
  */
 @Component
 class RefundReconciliation implements ReconciliationStep {
+
+	private static final Logger log = LoggerFactory.getLogger(RefundReconciliation.class);
 
 	private final RefundService refunds;
 
@@ -62,6 +67,8 @@ class RefundReconciliation implements ReconciliationStep {
 			result = this.gateway.lookupRefund(refund.id().providerIdempotencyKey());
 		}
 		catch (RuntimeException ex) {
+			// A gateway must not throw: a bug, and the lookup's answer is unknown.
+			log.error("Payment gateway refund lookup threw for refund {}", refund.id(), ex);
 			result = new GatewayResult.Unknown("refund lookup threw " + ex.getClass().getSimpleName());
 		}
 		this.metrics.providerCall("refund_lookup", result, System.nanoTime() - started);
