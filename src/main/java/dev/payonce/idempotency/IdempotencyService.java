@@ -32,10 +32,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Guarantees:
  * <ul>
  * <li>The claim is one {@code INSERT ... ON CONFLICT DO NOTHING} in its own short
- * transaction, together with every {@link ClaimGuard} and the operation's claim step
- * (which creates the resource), committed before the act step runs; the act step runs
- * outside any transaction and outside any row lock. No unique violation is ever raised or
- * caught.</li>
+ * transaction, together with every {@link ClaimGuard}, the operation's
+ * {@link IdempotentOperation#authorize} and its claim step (which creates the resource),
+ * committed before the act step runs; the act step runs outside any transaction and
+ * outside any row lock. No unique violation is ever raised or caught.</li>
  * <li>Of any number of concurrent claims of one (scope, key), on any number of
  * application instances sharing the database, exactly one acts while its lease runs.</li>
  * <li>A key names one operation per scope: the same key sent to another operation, or
@@ -128,7 +128,7 @@ public class IdempotencyService {
 	@SuppressWarnings("unchecked")
 	public <R, T> Execution<T> execute(IdempotentOperation<R, T> operation, ClaimRequest request) {
 		String name = operationName(operation.name());
-		Claim claim = claim(name, request, operation::create);
+		Claim claim = claim(name, request, operation::authorize, operation::create);
 		return switch (claim) {
 			case Claim.Replay replay -> new Execution.Completed<>(replay.response(), true);
 			case Claim.Mismatch mismatch -> new Execution.KeyReused<>();
@@ -163,7 +163,16 @@ public class IdempotencyService {
 	 * back.
 	 */
 	Claim claim(String operation, ClaimRequest request, ClaimStep create) {
-		Claim claim = claimWithinWait(operation, request, create);
+		return claim(operation, request, () -> {
+		}, create);
+	}
+
+	/**
+	 * Claims as {@link #claim(String, ClaimRequest, ClaimStep)}, running
+	 * {@code authorize} first in each claim transaction.
+	 */
+	Claim claim(String operation, ClaimRequest request, Runnable authorize, ClaimStep create) {
+		Claim claim = claimWithinWait(operation, request, authorize, create);
 		this.metrics.claimed(operation, outcome(claim));
 		return claim;
 	}
@@ -186,11 +195,11 @@ public class IdempotencyService {
 		};
 	}
 
-	private Claim claimWithinWait(String operation, ClaimRequest request, ClaimStep create) {
+	private Claim claimWithinWait(String operation, ClaimRequest request, Runnable authorize, ClaimStep create) {
 		long deadline = System.nanoTime() + this.properties.inProgressWait().toNanos();
 		long pause = MIN_POLL.toNanos();
 		while (true) {
-			Claim claim = claimOnce(operation, request, create);
+			Claim claim = claimOnce(operation, request, authorize, create);
 			long left = deadline - System.nanoTime();
 			if (!(claim instanceof Claim.InProgress) || left <= 0) {
 				return claim;
@@ -204,7 +213,7 @@ public class IdempotencyService {
 		}
 	}
 
-	private Claim claimOnce(String operation, ClaimRequest request, ClaimStep create) {
+	private Claim claimOnce(String operation, ClaimRequest request, Runnable authorize, ClaimStep create) {
 		Optional<CompletedResponses.Completed> cached = this.completed.find(request.scope(), request.key(),
 				this.clock.instant());
 		if (cached.isPresent()) {
@@ -215,7 +224,7 @@ public class IdempotencyService {
 			Optional<Claim> claim;
 			try {
 				claim = inTransaction((status) -> {
-					Optional<Claim> attempt = attemptClaim(operation, request, create);
+					Optional<Claim> attempt = attemptClaim(operation, request, authorize, create);
 					if (attempt.isPresent() && attempt.get() instanceof Claim.Refused) {
 						// The claim insert and whatever the claim step wrote go together.
 						status.setRollbackOnly();
@@ -247,10 +256,11 @@ public class IdempotencyService {
 	}
 
 	/** One round; empty when a race was lost and the caller should read again. */
-	private Optional<Claim> attemptClaim(String operation, ClaimRequest request, ClaimStep create) {
+	private Optional<Claim> attemptClaim(String operation, ClaimRequest request, Runnable authorize, ClaimStep create) {
 		for (ClaimGuard guard : this.guards) {
 			guard.check(request.scope(), operation);
 		}
+		authorize.run();
 		Instant now = this.clock.instant();
 		Instant lockedUntil = now.plus(this.properties.lease());
 		UUID resourceId = UUID.randomUUID();

@@ -8,6 +8,9 @@ import java.util.UUID;
  * owns the sequence, the transactions and the fence (docs/design.md section 4):
  *
  * <ol>
+ * <li>{@link #authorize} runs first in every claim transaction, for a check of this
+ * request that must hold at the moment of the claim (for example that the caller's
+ * credentials are still valid);</li>
  * <li>{@link #create} runs inside the claim transaction of a fresh key, so the record and
  * the resource commit together or not at all; it may refuse, and then nothing is
  * stored;</li>
@@ -31,6 +34,16 @@ public interface IdempotentOperation<R, T> {
 	 * @return 1 to 32 of {@code [a-z_]}, for example {@code payment}
 	 */
 	String name();
+
+	/**
+	 * Checks this request once more inside each claim transaction, before the claim reads
+	 * or writes anything (after every {@link ClaimGuard}). Does nothing by default.
+	 * @throws RuntimeException to refuse: the claim transaction rolls back, nothing is
+	 * claimed or created, and the exception reaches the caller of
+	 * {@link IdempotencyService#execute}
+	 */
+	default void authorize() {
+	}
 
 	/**
 	 * The claim step: creates the resource under {@code resourceId} inside the claim

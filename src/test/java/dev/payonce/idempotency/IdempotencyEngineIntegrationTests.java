@@ -244,6 +244,18 @@ class IdempotencyEngineIntegrationTests {
 		assertThat(operation.acts).hasValue(0);
 	}
 
+	@Test
+	void anOperationsOwnAuthorizeRunsInTheClaimTransactionAndRefusesBeforeAnythingIsWritten() {
+		TestOperation operation = new TestOperation("engine_test", this.jdbc).unauthorized();
+
+		assertThatIllegalStateException().isThrownBy(() -> this.engine.execute(operation, request("unauthorized", "a")))
+			.withMessage("refused by the request's own check");
+
+		assertThat(records("unauthorized")).isZero();
+		assertThat(operation.creates).hasValue(0);
+		assertThat(operation.acts).hasValue(0);
+	}
+
 	/** A guard that refuses every scope named {@code guarded-...}, and nothing else. */
 	@TestConfiguration(proxyBeanMethods = false)
 	static class Guarded {

@@ -37,6 +37,8 @@ final class TestOperation implements IdempotentOperation<UUID, String> {
 
 	private volatile boolean refuse;
 
+	private volatile boolean unauthorized;
+
 	private volatile Function<Integer, Boolean> release = (act) -> false;
 
 	private volatile CountDownLatch actEntered = new CountDownLatch(0);
@@ -51,6 +53,12 @@ final class TestOperation implements IdempotentOperation<UUID, String> {
 	/** The claim step refuses after writing its resource, which must be rolled back. */
 	TestOperation refusing() {
 		this.refuse = true;
+		return this;
+	}
+
+	/** The request's own check refuses inside the claim transaction. */
+	TestOperation unauthorized() {
+		this.unauthorized = true;
 		return this;
 	}
 
@@ -73,6 +81,13 @@ final class TestOperation implements IdempotentOperation<UUID, String> {
 	@Override
 	public String name() {
 		return this.name;
+	}
+
+	@Override
+	public void authorize() {
+		if (this.unauthorized) {
+			throw new IllegalStateException("refused by the request's own check");
+		}
 	}
 
 	@Override
