@@ -4,14 +4,14 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * The port to a payment provider (DESIGN.md section 5). Adapters live in
+ * The port to a payment provider (docs/design.md section 5). Adapters live in
  * {@code dev.payonce.gateway.*}; nothing outside an adapter sees a provider's own types.
  *
  * <p>
- * Implementations must deduplicate by {@link ChargeRequest#providerIdempotencyKey()}: a
- * second charge with the same key returns the first charge's result and charges nothing.
- * They are called outside any Payonce database transaction and must be safe to call
- * concurrently.
+ * Implementations must deduplicate by {@link ChargeRequest#providerIdempotencyKey()} and
+ * {@link RefundRequest#providerIdempotencyKey()}: a second charge or refund with the same
+ * key returns the first one's result and moves no money. They are called outside any
+ * Payonce database transaction and must be safe to call concurrently.
  */
 public interface PaymentGateway {
 
@@ -25,8 +25,8 @@ public interface PaymentGateway {
 	GatewayResult charge(ChargeRequest request);
 
 	/**
-	 * Asks what happened to a payment's charge, without ever charging (DESIGN.md section
-	 * 5, reconciliation).
+	 * Asks what happened to a payment's charge, without ever charging (docs/design.md
+	 * section 5, reconciliation).
 	 * @param request the charge as {@link #charge} is (or would have been) sent; adapters
 	 * find it by its provider idempotency key or by its payment id
 	 * @return {@link GatewayResult.Approved} or {@link GatewayResult.Declined} when the
@@ -41,7 +41,9 @@ public interface PaymentGateway {
 	 * How long after a charge call ended a {@link #lookup} that finds nothing proves the
 	 * provider has no charge. Zero for a provider whose lookups read their own writes;
 	 * for Stripe, whose Search is eventually consistent, the configured settle time. The
-	 * reconciler leaves a record alone at least this long after its lease ended.
+	 * payment operation's reconciliation step asks the reconciler to leave a record alone
+	 * at least this long after its lease ended. Refund lookups must read their own
+	 * writes.
 	 * @return the settle time, zero or more
 	 */
 	default Duration lookupSettleTime() {
@@ -71,9 +73,32 @@ public interface PaymentGateway {
 	}
 
 	/**
-	 * The longest one {@link #charge} call can take before the adapter gives up (client
-	 * timeout times attempts). The idempotency lease must be longer, or a slow call could
-	 * outlive its lease (DESIGN.md section 4); Payonce refuses to start otherwise.
+	 * Refunds once per provider idempotency key (docs/design.md section 8).
+	 * @param request what to refund, and of which charge
+	 * @return {@link GatewayResult.Approved} with the provider's id of the refund,
+	 * {@link GatewayResult.Declined} when the provider refuses it for good,
+	 * {@link GatewayResult.NotAttempted} when it refused before processing (nothing
+	 * refunded), {@link GatewayResult.Unknown} when the outcome is unknown; never
+	 * exceptions
+	 */
+	GatewayResult refund(RefundRequest request);
+
+	/**
+	 * Asks what happened to a refund, without ever refunding (reconciliation).
+	 * @param request the refund as {@link #refund} is (or would have been) sent; adapters
+	 * find it by its provider idempotency key, or by its refund id among the refunds of
+	 * its charge
+	 * @return the refund's outcome as {@link #refund} would give it;
+	 * {@link GatewayResult.NotAttempted} when the provider confirms it has no such
+	 * refund; {@link GatewayResult.Unknown} when it could not be asked
+	 */
+	GatewayResult lookupRefund(RefundRequest request);
+
+	/**
+	 * The longest one {@link #charge} or {@link #refund} call can take before the adapter
+	 * gives up (client timeout times attempts). The idempotency lease must be longer, or
+	 * a slow call could outlive its lease (docs/design.md section 4); Payonce refuses to
+	 * start otherwise.
 	 * @return the worst-case duration of a charge call
 	 */
 	Duration worstCaseCallDuration();

@@ -21,7 +21,7 @@ public record PaymentId(UUID value) {
 	/**
 	 * The provider idempotency key of one key generation: derived from the payment id, so
 	 * that a charge re-sent by a takeover or a retry is deduplicated by the provider
-	 * (DESIGN.md section 1). The generation moves on only after a lookup proved the
+	 * (docs/design.md section 1). The generation moves on only after a lookup proved the
 	 * provider has no charge for this payment
 	 * ({@link Payment#startNewProviderKeyGeneration}).
 	 * @param generation the payment's provider key generation, 1 or more

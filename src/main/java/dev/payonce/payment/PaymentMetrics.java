@@ -11,8 +11,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The payment module's meters: {@code payonce.payments} (payments that reached a final
- * status, by status), {@code payonce.provider.calls} (a timer of provider calls by
- * operation and outcome), {@code payonce.reconciliation.outcomes} and
+ * status, by status), {@code payonce.refunds} (the same for refunds),
+ * {@code payonce.provider.calls} (a timer of provider calls by operation and outcome) and
  * {@code payonce.webhook.events} (webhook deliveries by effect). Tags carry no
  * identifiers, so cardinality stays fixed.
  */
@@ -28,15 +28,17 @@ class PaymentMetrics {
 				payments(status);
 			}
 		}
-		for (String outcome : new String[] { "found", "failed", "released" }) {
-			reconciliation(outcome);
-		}
 		for (String effect : new String[] { "applied", "duplicate", "ignored", "deferred" }) {
 			webhookEvents(effect);
 		}
 		// Every series exists from start-up, so a rate of unknown outcomes is never "no
 		// data".
-		for (String operation : new String[] { "charge", "lookup" }) {
+		for (RefundStatus status : RefundStatus.values()) {
+			if (status != RefundStatus.PENDING) {
+				refunds(status);
+			}
+		}
+		for (String operation : new String[] { "charge", "lookup", "refund", "refund_lookup" }) {
 			for (GatewayResult result : new GatewayResult[] { new GatewayResult.Approved("-"),
 					new GatewayResult.Declined("-", "-"), new GatewayResult.NotAttempted("-"),
 					new GatewayResult.Unknown("-") }) {
@@ -49,6 +51,17 @@ class PaymentMetrics {
 		payments(status).increment();
 	}
 
+	void refundFinished(RefundStatus status) {
+		refunds(status).increment();
+	}
+
+	private Counter refunds(RefundStatus status) {
+		return Counter.builder("payonce.refunds")
+			.description("Refunds that reached a final status")
+			.tag("status", status.name().toLowerCase(Locale.ROOT))
+			.register(this.meters);
+	}
+
 	void providerCall(String operation, GatewayResult result, long nanos) {
 		providerCalls(operation, result).record(Duration.ofNanos(nanos));
 	}
@@ -59,10 +72,6 @@ class PaymentMetrics {
 			.tag("operation", operation)
 			.tag("outcome", outcome(result))
 			.register(this.meters);
-	}
-
-	void reconciled(String outcome) {
-		reconciliation(outcome).increment();
 	}
 
 	void webhookEvent(WebhookEffect effect) {
@@ -85,13 +94,6 @@ class PaymentMetrics {
 		return Counter.builder("payonce.payments")
 			.description("Payments that reached a final status")
 			.tag("status", status.name().toLowerCase(Locale.ROOT))
-			.register(this.meters);
-	}
-
-	private Counter reconciliation(String outcome) {
-		return Counter.builder("payonce.reconciliation.outcomes")
-			.description("Stale payments the reconciler settled, by outcome")
-			.tag("outcome", outcome)
 			.register(this.meters);
 	}
 

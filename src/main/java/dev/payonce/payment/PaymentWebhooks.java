@@ -8,7 +8,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 
 import dev.payonce.idempotency.IdempotencyService;
-import dev.payonce.idempotency.Lease;
+import dev.payonce.idempotency.StoredResponse;
 
 /**
  * Applies providers' webhook events to payments: at-least-once delivery in, exactly-once
@@ -20,18 +20,18 @@ import dev.payonce.idempotency.Lease;
  * <li>Each event is applied at most once, by (provider, event id): the event row is
  * written in the same transaction as its effect, and a delivery of a recorded event is a
  * {@link WebhookEffect.Duplicate} that changes nothing.</li>
- * <li>A PENDING payment is settled through the same fenced completion a request uses: the
- * payment's idempotency record is taken over (only once its lease has ended) and payment,
- * record and event row commit together or not at all. So a webhook, a client retry and
- * the reconciler racing on one payment produce one outcome, and the client's next retry
- * replays it.</li>
+ * <li>A PENDING payment is settled through the same fenced completion a request uses
+ * ({@link IdempotencyService#completeResource}): the payment operation's idempotency
+ * record is taken over (only once its lease has ended) and payment, record and event row
+ * commit together or not at all. So a webhook, a client retry and the reconciler racing
+ * on one payment produce one outcome, and the client's next retry replays it.</li>
  * <li>A payment that is already final never changes (an event that arrives late, or
  * contradicts the recorded outcome, is ignored and logged).</li>
  * <li>While another attempt holds the payment's lease, nothing is recorded and the event
  * is {@link WebhookEffect.Deferred}: the provider delivers it again.</li>
  * </ul>
- * This dedupe by event id is its own table and unique key; once the idempotency engine
- * runs operations generically (issue 11), webhook events belong on it as an operation of
+ * The dedupe by event id is its own table and primary key, written in the engine's
+ * completion transaction; events are not yet an operation of the engine with records of
  * their own.
  */
 @Service
@@ -90,19 +90,20 @@ public class PaymentWebhooks {
 		if (payment.get().status() != PaymentStatus.PENDING) {
 			return alreadyFinal(event, payment.get(), outcome);
 		}
-		Optional<Lease> lease = this.idempotency.takeOverResource(payment.get().clientId(), paymentId.value());
-		if (lease.isEmpty()) {
-			Payment current = this.paymentService.load(paymentId);
-			return (current.status() != PaymentStatus.PENDING) ? alreadyFinal(event, current, outcome)
-					: new WebhookEffect.Deferred(this.idempotency.retryAfter());
-		}
-		PaymentOutcome settled = this.paymentService.settle(lease.get(), outcome,
-				() -> this.events.record(event, paymentId.value(), "APPLIED", this.paymentService.now()));
-		if (settled instanceof PaymentOutcome.Completed) {
+		Optional<StoredResponse> settled = this.idempotency.completeResource(PaymentService.OPERATION,
+				PaymentService.scope(payment.get().clientId()), paymentId.value(), (id) -> {
+					this.events.record(event, id, "APPLIED", this.paymentService.now());
+					return this.paymentService.finished(outcome).finish(id);
+				});
+		if (settled.isPresent()) {
 			log.info("Webhook event {} ({}) settled payment {}", event.eventId(), event.eventType(), paymentId);
 			return new WebhookEffect.Applied();
 		}
-		return new WebhookEffect.Deferred(this.idempotency.retryAfter());
+		// Nothing was written: the payment completed meanwhile, or another attempt holds
+		// it.
+		Payment current = this.paymentService.load(paymentId);
+		return (current.status() != PaymentStatus.PENDING) ? alreadyFinal(event, current, outcome)
+				: new WebhookEffect.Deferred(this.idempotency.retryAfter());
 	}
 
 	private WebhookEffect alreadyFinal(WebhookEvent event, Payment payment, GatewayResult outcome) {

@@ -11,6 +11,7 @@ import com.stripe.exception.IdempotencyException;
 import com.stripe.exception.RateLimitException;
 import com.stripe.exception.StripeException;
 import com.stripe.model.PaymentIntent;
+import com.stripe.model.Refund;
 import com.stripe.model.StripeError;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -115,7 +116,26 @@ final class StripeOutcomes {
 	}
 
 	/**
-	 * The outcome a failed charge call states.
+	 * The outcome a Refund's status states: {@code succeeded} is Approved; {@code failed}
+	 * and {@code canceled} are Declined (the money stays with the merchant);
+	 * {@code pending} and {@code requires_action} have no final outcome yet and are
+	 * Unknown.
+	 * @param refund the Refund as Stripe returned it
+	 * @return Approved, Declined or Unknown
+	 */
+	static GatewayResult of(Refund refund) {
+		String status = (refund.getStatus() != null) ? refund.getStatus() : "";
+		return switch (status) {
+			case "succeeded" -> new GatewayResult.Approved(refund.getId());
+			case "failed" -> new GatewayResult.Declined(refund.getId(),
+					(refund.getFailureReason() != null) ? refund.getFailureReason() : "refund_failed");
+			case "canceled" -> new GatewayResult.Declined(refund.getId(), "canceled");
+			default -> new GatewayResult.Unknown("Refund " + status);
+		};
+	}
+
+	/**
+	 * The outcome a failed charge or refund call states.
 	 * @param failure what stripe-java threw
 	 * @return Declined, NotAttempted or Unknown
 	 */
@@ -132,10 +152,8 @@ final class StripeOutcomes {
 		}
 		if (failure instanceof IdempotencyException) {
 			// Only a bug can send other parameters under a payment's provider key.
-			log.error(
-					"Stripe refused a provider idempotency key reused with other parameters (idempotency_error, "
-							+ "request {}): a bug in Payonce; the payment's outcome stays unknown",
-					failure.getRequestId());
+			log.error("Stripe refused a provider idempotency key reused with other parameters (idempotency_error, "
+					+ "request {}): a bug in Payonce; the outcome stays unknown", failure.getRequestId());
 			return new GatewayResult.Unknown("stripe 400 idempotency_error");
 		}
 		if (failure instanceof RateLimitException) {

@@ -9,10 +9,14 @@ import java.util.Optional;
 import com.stripe.StripeClient;
 import com.stripe.exception.StripeException;
 import com.stripe.model.PaymentIntent;
+import com.stripe.model.Refund;
+import com.stripe.model.StripeCollection;
 import com.stripe.net.RequestOptions;
 import com.stripe.param.PaymentIntentCreateParams;
 import com.stripe.param.PaymentIntentCreateParams.AutomaticPaymentMethods;
 import com.stripe.param.PaymentIntentSearchParams;
+import com.stripe.param.RefundCreateParams;
+import com.stripe.param.RefundListParams;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +26,8 @@ import org.springframework.stereotype.Component;
 import dev.payonce.payment.ChargeRequest;
 import dev.payonce.payment.GatewayResult;
 import dev.payonce.payment.PaymentGateway;
+import dev.payonce.payment.RefundReason;
+import dev.payonce.payment.RefundRequest;
 
 /**
  * Charges through Stripe's PaymentIntents API, active with
@@ -43,7 +49,15 @@ import dev.payonce.payment.PaymentGateway;
  * the charge whatever provider key generation made it. Search is eventually consistent,
  * so an empty result is proof only after {@link #lookupSettleTime()}; the reconciler
  * waits that long after a record's last lease ended. Any failure of a lookup is
- * {@link GatewayResult.Unknown}, never "not found". Thread-safe.
+ * {@link GatewayResult.Unknown}, never "not found".
+ *
+ * <p>
+ * A refund is one {@code POST /v1/refunds} of the payment's PaymentIntent, with the
+ * amount in minor units and the client's reason, under the refund's own provider
+ * idempotency key (derived from the refund id) and with its refund id in
+ * {@code metadata[payonce_refund_id]}; Stripe's errors map as for charges. A refund
+ * lookup lists the PaymentIntent's refunds (a list, not a search: it reads Stripe's own
+ * writes, so no settle time) and finds the one carrying the refund id. Thread-safe.
  */
 @Component
 @ConditionalOnProperty(name = "payonce.gateway.provider", havingValue = "stripe")
@@ -54,6 +68,12 @@ class StripePaymentGateway implements PaymentGateway {
 
 	/** The metadata key that carries Payonce's payment id on every PaymentIntent. */
 	static final String PAYMENT_ID_METADATA = "payonce_payment_id";
+
+	/** The metadata key that carries Payonce's refund id on every Refund. */
+	static final String REFUND_ID_METADATA = "payonce_refund_id";
+
+	/** The most refunds one lookup reads of a PaymentIntent (Stripe's page limit). */
+	private static final long REFUND_PAGE = 100;
 
 	private static final Logger log = LoggerFactory.getLogger(StripePaymentGateway.class);
 
@@ -124,6 +144,61 @@ class StripePaymentGateway implements PaymentGateway {
 			.map(StripeOutcomes::of)
 			.min(Comparator.comparingInt(StripePaymentGateway::rank))
 			.orElseThrow();
+	}
+
+	@Override
+	public GatewayResult refund(RefundRequest request) {
+		RefundCreateParams.Builder params = RefundCreateParams.builder()
+			.setPaymentIntent(request.chargeReference())
+			.setAmount(request.amount().minorUnits())
+			.putMetadata(REFUND_ID_METADATA, request.refundId().toString());
+		RefundReason reason = request.reason();
+		if (reason != null) {
+			params.setReason(switch (reason) {
+				case DUPLICATE -> RefundCreateParams.Reason.DUPLICATE;
+				case FRAUDULENT -> RefundCreateParams.Reason.FRAUDULENT;
+				case REQUESTED_BY_CUSTOMER -> RefundCreateParams.Reason.REQUESTED_BY_CUSTOMER;
+			});
+		}
+		RequestOptions options = RequestOptions.builder().setIdempotencyKey(request.providerIdempotencyKey()).build();
+		try {
+			return StripeOutcomes.of(this.stripe.v1().refunds().create(params.build(), options));
+		}
+		catch (StripeException ex) {
+			// Stripe's errors mean the same for a refund as for a charge.
+			return StripeOutcomes.ofCharge(ex);
+		}
+	}
+
+	@Override
+	public GatewayResult lookupRefund(RefundRequest request) {
+		RefundListParams params = RefundListParams.builder()
+			.setPaymentIntent(request.chargeReference())
+			.setLimit(REFUND_PAGE)
+			.build();
+		StripeCollection<Refund> refunds;
+		try {
+			refunds = this.stripe.v1().refunds().list(params);
+		}
+		catch (StripeException ex) {
+			return new GatewayResult.Unknown("stripe refund list failed: " + ex.getStatusCode() + " " + ex.getCode());
+		}
+		String refundId = request.refundId().toString();
+		List<Refund> found = refunds.getData()
+			.stream()
+			.filter((refund) -> refund.getMetadata() != null
+					&& refundId.equals(refund.getMetadata().get(REFUND_ID_METADATA)))
+			.toList();
+		if (found.isEmpty()) {
+			// More refunds than one page: the one asked for may be on another.
+			return Boolean.TRUE.equals(refunds.getHasMore())
+					? new GatewayResult.Unknown("more refunds of the PaymentIntent than one page")
+					: new GatewayResult.NotAttempted("no refund of the PaymentIntent carries this refund id");
+		}
+		if (found.size() > 1) {
+			log.error("Stripe has {} refunds for refund {}: refunded more than once", found.size(), refundId);
+		}
+		return StripeOutcomes.of(found.get(0));
 	}
 
 	private static int rank(GatewayResult result) {

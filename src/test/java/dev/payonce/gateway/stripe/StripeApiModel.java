@@ -53,9 +53,14 @@ import tools.jackson.databind.json.JsonMapper;
  * <li>{@code GET /v1/payment_intents/search}: by {@code metadata['key']:'value'}, and
  * eventually consistent: an intent is searchable {@code searchLag} after it was
  * created.</li>
+ * <li>{@code POST /v1/refunds} of a PaymentIntent, with the same idempotency semantics as
+ * a create (a saved 500 included); a refund over what is left of the intent is
+ * {@code 400 amount_too_large} and not saved. {@code GET /v1/refunds?payment_intent=}
+ * lists an intent's refunds at once (a list reads Stripe's own writes).</li>
  * </ul>
- * Faults are planned per order id (the PaymentIntent's description), one per create call,
- * or drawn at random for a soak ({@link #randomFaults}).
+ * Faults are planned per order id (the PaymentIntent's description) for charges and per
+ * PaymentIntent id for refunds, one per create call, or drawn at random for a soak
+ * ({@link #randomFaults}).
  */
 final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 
@@ -102,6 +107,8 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	private final Map<String, SavedRequest> keys = new HashMap<>();
 
 	private final List<Intent> intents = new ArrayList<>();
+
+	private final List<RefundEntry> refunds = new ArrayList<>();
 
 	private final Map<String, Deque<StripeFault>> plans = new HashMap<>();
 
@@ -187,6 +194,16 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 		return met;
 	}
 
+	/** Refunds (succeeded) of this PaymentIntent. */
+	synchronized List<RefundEntry> refundsOf(String intentId) {
+		return this.refunds.stream().filter((refund) -> refund.intentId().equals(intentId)).toList();
+	}
+
+	/** Every refund the model holds. */
+	synchronized List<RefundEntry> allRefunds() {
+		return List.copyOf(this.refunds);
+	}
+
 	/** Every PaymentIntent the model holds. */
 	synchronized List<Intent> allIntents() {
 		return List.copyOf(this.intents);
@@ -204,6 +221,12 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 		if (request.getMethod().equals(RequestMethod.POST) && path.equals("/v1/payment_intents")) {
 			return create(request);
 		}
+		if (request.getMethod().equals(RequestMethod.POST) && path.equals("/v1/refunds")) {
+			return createRefund(request);
+		}
+		if (request.getMethod().equals(RequestMethod.GET) && path.equals("/v1/refunds")) {
+			return listRefunds(request.queryParameter("payment_intent").firstValue());
+		}
 		if (request.getMethod().equals(RequestMethod.GET) && path.equals("/v1/payment_intents/search")) {
 			return search(request.queryParameter("query").firstValue());
 		}
@@ -215,9 +238,22 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	}
 
 	private ResponseDefinition create(Request request) {
-		String key = request.getHeader("Idempotency-Key");
 		Map<String, String> params = form(request.getBodyAsString());
-		StripeFault fault = nextFault(params.getOrDefault("description", ""));
+		return idempotent(request, params, nextFault(params.getOrDefault("description", "")), this::execute);
+	}
+
+	private ResponseDefinition createRefund(Request request) {
+		Map<String, String> params = form(request.getBodyAsString());
+		return idempotent(request, params, nextFault(params.getOrDefault("payment_intent", "")), this::executeRefund);
+	}
+
+	/**
+	 * Stripe's idempotency layer around one executing endpoint: the first request with a
+	 * key executes and its answer is saved; later ones get the saved answer.
+	 */
+	private ResponseDefinition idempotent(Request request, Map<String, String> params, StripeFault fault,
+			java.util.function.BiFunction<Map<String, String>, StripeFault, SavedRequest> executor) {
+		String key = request.getHeader("Idempotency-Key");
 		synchronized (this) {
 			this.createKeys.add(key);
 		}
@@ -261,9 +297,15 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 				Thread.currentThread().interrupt();
 			}
 		}
-		SavedRequest answer = execute(params, fault);
+		SavedRequest answer = executor.apply(params, fault);
 		synchronized (this) {
-			this.keys.put(key, answer);
+			if (answer.status() == 400) {
+				// A validation failure is not saved: the key is free again.
+				this.keys.remove(key);
+			}
+			else {
+				this.keys.put(key, answer);
+			}
 		}
 		return deliver(new ResponseDefinitionBuilder().withStatus(answer.status())
 			.withHeader("Content-Type", "application/json")
@@ -301,6 +343,58 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 			return new SavedRequest(params, 402, JSON.writeValueAsString(Map.of("error", error)), false);
 		}
 		return new SavedRequest(params, 200, JSON.writeValueAsString(intent.json()), false);
+	}
+
+	private SavedRequest executeRefund(Map<String, String> params, StripeFault fault) {
+		String intentId = params.getOrDefault("payment_intent", "");
+		long amount = Long.parseLong(params.getOrDefault("amount", "0"));
+		RefundEntry refund;
+		synchronized (this) {
+			Optional<Intent> intent = this.intents.stream()
+				.filter((candidate) -> candidate.id().equals(intentId))
+				.findFirst();
+			if (intent.isEmpty() || !"succeeded".equals(intent.get().status())) {
+				return new SavedRequest(params, 400, errorBody("invalid_request_error", "resource_missing"), false);
+			}
+			long refunded = this.refunds.stream()
+				.filter((entry) -> entry.intentId().equals(intentId))
+				.mapToLong(RefundEntry::amount)
+				.sum();
+			if (amount <= 0 || amount > intent.get().amount() - refunded) {
+				return new SavedRequest(params, 400, errorBody("invalid_request_error", "amount_too_large"), false);
+			}
+			if (fault == StripeFault.SERVER_ERROR_SAVED) {
+				return new SavedRequest(params, 500, apiError(), false);
+			}
+			refund = new RefundEntry("re_" + Long.toString(1_000_000 + this.ids.incrementAndGet(), 36), intentId,
+					params.get("metadata[payonce_refund_id]"), amount, intent.get().currency(), params.get("reason"),
+					Instant.now());
+			this.refunds.add(refund);
+		}
+		if (fault == StripeFault.SERVER_ERROR_AFTER_CHARGE) {
+			return new SavedRequest(params, 500, apiError(), false);
+		}
+		return new SavedRequest(params, 200, JSON.writeValueAsString(refund.json()), false);
+	}
+
+	private static String errorBody(String type, String code) {
+		return JSON.writeValueAsString(Map.of("error", Map.of("type", type, "code", code, "message", "Modelled")));
+	}
+
+	private ResponseDefinition listRefunds(@Nullable String intentId) {
+		List<Map<String, Object>> found;
+		synchronized (this) {
+			found = this.refunds.stream()
+				.filter((refund) -> refund.intentId().equals(intentId))
+				.map(RefundEntry::json)
+				.toList();
+		}
+		Map<String, Object> result = new LinkedHashMap<>();
+		result.put("object", "list");
+		result.put("url", "/v1/refunds");
+		result.put("has_more", false);
+		result.put("data", found);
+		return json(200, result);
 	}
 
 	private ResponseDefinition replay(SavedRequest saved, StripeFault fault) {
@@ -420,6 +514,26 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 
 	/** A saved answer under an idempotency key, or a request with the key executing. */
 	private record SavedRequest(Map<String, String> params, int status, String body, boolean executing) {
+	}
+
+	/** A refund the model holds; always {@code succeeded}. */
+	record RefundEntry(String id, String intentId, @Nullable String refundId, long amount, String currency,
+			@Nullable String reason, Instant createdAt) {
+
+		Map<String, Object> json() {
+			Map<String, Object> json = new LinkedHashMap<>();
+			json.put("id", this.id);
+			json.put("object", "refund");
+			json.put("amount", this.amount);
+			json.put("currency", this.currency);
+			json.put("status", "succeeded");
+			json.put("payment_intent", this.intentId);
+			json.put("reason", this.reason);
+			json.put("created", this.createdAt.getEpochSecond());
+			json.put("metadata", (this.refundId != null) ? Map.of("payonce_refund_id", this.refundId) : Map.of());
+			return json;
+		}
+
 	}
 
 	/** A PaymentIntent the model holds. */

@@ -21,7 +21,7 @@ import org.springframework.test.context.DynamicPropertySource;
 import dev.payonce.OffsetClock;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
-import dev.payonce.payment.PaymentReconciler;
+import dev.payonce.idempotency.IdempotencyReconciler;
 import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
@@ -57,7 +57,7 @@ class StripePaymentIntegrationTests {
 	JdbcClient jdbc;
 
 	@Autowired
-	PaymentReconciler reconciler;
+	IdempotencyReconciler reconciler;
 
 	@Autowired
 	OffsetClock clock;

@@ -42,7 +42,7 @@ import dev.payonce.MeterReadings;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.gateway.stripe.StripeApiModel.Intent;
 import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
-import dev.payonce.payment.PaymentReconciler;
+import dev.payonce.idempotency.IdempotencyReconciler;
 import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
@@ -83,7 +83,7 @@ class StripeWebhookIntegrationTests {
 	MeterRegistry meters;
 
 	@Autowired
-	PaymentReconciler reconciler;
+	IdempotencyReconciler reconciler;
 
 	@DynamicPropertySource
 	static void stripeApi(DynamicPropertyRegistry registry) {

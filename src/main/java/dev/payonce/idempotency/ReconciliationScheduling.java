@@ -1,4 +1,4 @@
-package dev.payonce.payment;
+package dev.payonce.idempotency;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.context.annotation.Configuration;
@@ -7,7 +7,7 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 
 /**
- * Runs {@link PaymentReconciler} every {@code payonce.reconciliation.interval} unless
+ * Runs {@link IdempotencyReconciler} every {@code payonce.reconciliation.interval} unless
  * {@code payonce.reconciliation.enabled=false}.
  */
 @Configuration(proxyBeanMethods = false)
@@ -15,11 +15,11 @@ import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 @ConditionalOnBooleanProperty(name = "payonce.reconciliation.enabled", matchIfMissing = true)
 class ReconciliationScheduling implements SchedulingConfigurer {
 
-	private final PaymentReconciler reconciler;
+	private final IdempotencyReconciler reconciler;
 
 	private final ReconciliationProperties properties;
 
-	ReconciliationScheduling(PaymentReconciler reconciler, ReconciliationProperties properties) {
+	ReconciliationScheduling(IdempotencyReconciler reconciler, ReconciliationProperties properties) {
 		this.reconciler = reconciler;
 		this.properties = properties;
 	}

@@ -1,0 +1,186 @@
+package dev.payonce.gateway.stripe;
+
+import java.time.Duration;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
+import dev.payonce.idempotency.IdempotencyReconciler;
+import dev.payonce.payment.web.PaymentsApi;
+import dev.payonce.payment.web.PaymentsApi.Reply;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Refunds through the Stripe adapter end to end: {@code POST /payments/{id}/refunds} over
+ * real HTTP, real PostgreSQL, stripe-java over real HTTP to {@link StripeApiModel}'s
+ * Refunds API. Under each fault the refund settles once: the model holds exactly one
+ * refund of the PaymentIntent, whether a client retry with the same key (Stripe replays
+ * the saved refund) or the reconciler's lookup (a list of the PaymentIntent's refunds)
+ * settles it.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "payonce.gateway.provider=stripe", "payonce.gateway.stripe.secret-key=sk_test_model",
+				"payonce.gateway.stripe.webhook-signing-secret=whsec_model_signing_secret",
+				"payonce.gateway.stripe.connect-timeout=1s", "payonce.gateway.stripe.read-timeout=1s",
+				"payonce.gateway.stripe.search-settle-time=600ms", "payonce.reconciliation.enabled=false",
+				"payonce.reconciliation.stale-after=0s" })
+@Import(TestcontainersConfiguration.class)
+class StripeRefundIntegrationTests {
+
+	static final StripeApiModel stripe = new StripeApiModel(Duration.ofMillis(300), Duration.ofMillis(1500));
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	JdbcClient jdbc;
+
+	@Autowired
+	IdempotencyReconciler reconciler;
+
+	@DynamicPropertySource
+	static void stripeApi(DynamicPropertyRegistry registry) {
+		registry.add("payonce.gateway.stripe.api-base", stripe::baseUrl);
+	}
+
+	@AfterAll
+	static void stopStripe() {
+		stripe.shutdown();
+	}
+
+	@Test
+	void refundsOncePerKeyWithItsOwnProviderKeyAndReason() {
+		Paid paid = new Paid();
+
+		Reply first = paid.refund("{\"amount\":400,\"reason\":\"requested_by_customer\"}");
+		Reply replay = paid.refund("{\"amount\":400,\"reason\":\"requested_by_customer\"}");
+
+		assertThat(first.status()).isEqualTo(201);
+		assertThat(first.field("providerReference")).startsWith("re_");
+		assertThat(replay.body()).isEqualTo(first.body());
+		assertThat(stripe.refundsOf(paid.intentId)).singleElement().satisfies((refund) -> {
+			assertThat(refund.refundId()).isEqualTo(first.field("id"));
+			assertThat(refund.amount()).isEqualTo(400);
+			assertThat(refund.reason()).isEqualTo("requested_by_customer");
+		});
+	}
+
+	@Test
+	void timeoutAfterStripeRefundedIsUnknownAndTheRetryGetsTheSameRefund() {
+		Paid paid = new Paid();
+		stripe.plan(paid.intentId, StripeFault.TIMEOUT_AFTER_CHARGE);
+
+		Reply first = paid.refund("{\"amount\":1250}");
+		Reply retry = paid.refund("{\"amount\":1250}");
+
+		assertThat(first.status()).isEqualTo(503);
+		assertThat(first.problemType()).endsWith("/refund-outcome-unknown");
+		assertThat(retry.status()).isEqualTo(201);
+		assertThat(retry.field("id")).isEqualTo(first.field("refundId"));
+		assertThat(stripe.refundsOf(paid.intentId)).singleElement()
+			.satisfies((refund) -> assertThat(retry.field("providerReference")).isEqualTo(refund.id()));
+		assertThat(refundedAmount(paid.paymentId)).isEqualTo(1250);
+	}
+
+	@Test
+	void savedServerErrorAfterTheRefundIsReplayedUntilTheReconcilersLookupSettlesItOnce() {
+		Paid paid = new Paid();
+		stripe.plan(paid.intentId, StripeFault.SERVER_ERROR_AFTER_CHARGE);
+
+		Reply first = paid.refund("{\"amount\":500}");
+		Reply replayedFailure = paid.refund("{\"amount\":500}");
+		String refundId = first.field("refundId");
+		reconcileUntil(() -> "SUCCEEDED".equals(refundStatus(refundId)));
+		Reply settled = paid.refund("{\"amount\":500}");
+
+		assertThat(first.problemType()).endsWith("/refund-outcome-unknown");
+		assertThat(replayedFailure.problemType()).as("Stripe replays its saved 500 under the refund's key")
+			.endsWith("/refund-outcome-unknown");
+		assertThat(settled.status()).isEqualTo(201);
+		assertThat(settled.header("Idempotent-Replayed")).contains("true");
+		assertThat(stripe.refundsOf(paid.intentId)).singleElement()
+			.satisfies((refund) -> assertThat(settled.field("providerReference")).isEqualTo(refund.id()));
+		assertThat(refundedAmount(paid.paymentId)).isEqualTo(500);
+	}
+
+	@Test
+	void rateLimitedRefundIsNotAttemptedAndTheRetryRefundsOnce() {
+		Paid paid = new Paid();
+		stripe.plan(paid.intentId, StripeFault.RATE_LIMITED);
+
+		Reply first = paid.refund("{\"amount\":300}");
+		Reply retry = paid.refund("{\"amount\":300}");
+
+		assertThat(first.status()).isEqualTo(503);
+		assertThat(retry.status()).isEqualTo(201);
+		assertThat(stripe.refundsOf(paid.intentId)).hasSize(1);
+	}
+
+	/** Runs the reconciler until the condition holds; no sleep orders anything here. */
+	private void reconcileUntil(BooleanSupplier condition) {
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> {
+				this.reconciler.reconcile();
+				return condition.getAsBoolean();
+			});
+	}
+
+	private String refundStatus(String refundId) {
+		return this.jdbc.sql("SELECT status FROM refunds WHERE id = ?::uuid")
+			.param(refundId)
+			.query(String.class)
+			.single();
+	}
+
+	private long refundedAmount(String paymentId) {
+		return this.jdbc.sql("SELECT refunded_amount FROM payments WHERE id = ?::uuid")
+			.param(paymentId)
+			.query(Long.class)
+			.single();
+	}
+
+	/** A payment charged through the model, and one refund key for it. */
+	private final class Paid {
+
+		final String paymentId;
+
+		final String intentId;
+
+		final String refundKey = "refund-" + UUID.randomUUID();
+
+		Paid() {
+			Reply paid = api().pay("pay-" + UUID.randomUUID(), """
+					{"orderId":"stripe-refund-%s","amount":1250,"currency":"EUR","paymentMethod":"pm_card_visa"}"""
+				.formatted(UUID.randomUUID()));
+			assertThat(paid.status()).isEqualTo(201);
+			this.paymentId = paid.field("id");
+			this.intentId = paid.field("providerReference");
+		}
+
+		Reply refund(String json) {
+			return api().refund(this.paymentId, this.refundKey, json);
+		}
+
+		private PaymentsApi api() {
+			return new PaymentsApi(StripeRefundIntegrationTests.this.port);
+		}
+
+	}
+
+}
