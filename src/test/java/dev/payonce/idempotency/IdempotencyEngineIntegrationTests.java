@@ -32,9 +32,11 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  * test-only operation with no payment in sight: claim with the resource created in the
  * claim transaction, replay, mismatch, another operation's key, in-progress, refusal,
  * release, takeover with a reloaded resource, fenced completion, reconciliation scoped by
- * operation, and a {@link ClaimGuard} refusing inside the claim transaction. Real
- * PostgreSQL (the web server is up only because security needs it); the clock moves past
- * the 30 s lease instead of waiting for it.
+ * operation (with a step's settle time and a {@link Settlement.Reattempt}), completion of
+ * a resource learned elsewhere ({@link IdempotencyService#completeResource}), and a
+ * {@link ClaimGuard} refusing inside the claim transaction. Real PostgreSQL (the web
+ * server is up only because security needs it); the clock moves past the 30 s lease
+ * instead of waiting for it.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "payonce.reconciliation.enabled=false", "payonce.idempotency.cleanup.enabled=false" })
@@ -232,6 +234,129 @@ class IdempotencyEngineIntegrationTests {
 	}
 
 	@Test
+	void completeResourceTakesOverOnlyTheNamedOperationsRecordAndCompletesItFenced() {
+		TestOperation operation = new TestOperation("engine_test", this.jdbc).releasingWhen((act) -> act == 1);
+		ClaimRequest request = request("completed-elsewhere", "a");
+		UUID resourceId = ((Execution.Released<String>) this.engine.execute(operation, request)).resourceId();
+
+		var otherOperation = this.engine.completeResource("engine_other", this.scope, resourceId, operation.finish());
+		int attemptAfterOtherOperation = attempt("completed-elsewhere");
+		var own = this.engine.completeResource("engine_test", this.scope, resourceId, operation.finish());
+		var again = this.engine.completeResource("engine_test", this.scope, resourceId, operation.finish());
+		Execution<String> retry = this.engine.execute(operation, request);
+
+		assertThat(otherOperation).isEmpty();
+		assertThat(attemptAfterOtherOperation).isEqualTo(1);
+		assertThat(own).isPresent();
+		assertThat(again).as("a completed record is never completed twice").isEmpty();
+		assertThat(status("completed-elsewhere")).isEqualTo("COMPLETED");
+		assertThat(attempt("completed-elsewhere")).isEqualTo(2);
+		assertThat(operation.finishes).hasValue(1);
+		assertThat(retry).isInstanceOfSatisfying(Execution.Completed.class, (completed) -> {
+			assertThat(completed.replayed()).isTrue();
+			assertThat(completed.response()).isEqualTo(own.get());
+		});
+		assertThat(operation.acts).hasValue(1);
+	}
+
+	@Test
+	void completeResourceLeavesALiveLeaseAlone() throws Exception {
+		CountDownLatch entered = new CountDownLatch(1);
+		CountDownLatch mayLeave = new CountDownLatch(1);
+		TestOperation operation = new TestOperation("engine_test", this.jdbc).holdingNextAct(entered, mayLeave);
+		ExecutorService first = Executors.newSingleThreadExecutor();
+		try {
+			Future<Execution<String>> running = first
+				.submit(() -> this.engine.execute(operation, request("held-elsewhere", "a")));
+			assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+			UUID resourceId = this.jdbc
+				.sql("SELECT resource_id FROM idempotency_records WHERE client_id = ? AND idempotency_key = ?")
+				.params(this.scope.value(), "held-elsewhere")
+				.query(UUID.class)
+				.single();
+
+			var meanwhile = this.engine.completeResource("engine_test", this.scope, resourceId, operation.finish());
+			mayLeave.countDown();
+
+			assertThat(meanwhile).isEmpty();
+			assertThat(running.get(10, TimeUnit.SECONDS)).isInstanceOf(Execution.Completed.class);
+			assertThat(attempt("held-elsewhere")).isEqualTo(1);
+			assertThat(operation.finishes).hasValue(1);
+		}
+		finally {
+			mayLeave.countDown();
+			first.shutdownNow();
+		}
+	}
+
+	@Test
+	void reattemptRunsItsStepInTheFencedReleaseAndTheNextRequestTakesOverAtOnce() {
+		TestOperation operation = new TestOperation("engine_reattempt", this.jdbc).releasingWhen((act) -> act == 1);
+		ClaimRequest request = request("reattempt", "a");
+		UUID resourceId = ((Execution.Released<String>) this.engine.execute(operation, request)).resourceId();
+		this.clock.advance(Duration.ofMinutes(1));
+		ReconciliationStep step = new ReconciliationStep() {
+			@Override
+			public String operation() {
+				return "engine_reattempt";
+			}
+
+			@Override
+			public Settlement settle(Lease lease) {
+				return new Settlement.Reattempt("the test wants another attempt",
+						(id) -> IdempotencyEngineIntegrationTests.this.jdbc
+							.sql("UPDATE engine_test_resources SET state = 'PREPARED' WHERE id = ?")
+							.param(id)
+							.update());
+			}
+		};
+
+		IdempotencyReconciler.Report report = this.reconciler.reconcile(step);
+		String stateAfterReconciliation = state(resourceId);
+		String statusAfterReconciliation = status("reattempt");
+		Execution<String> retry = this.engine.execute(operation, request);
+
+		assertThat(report.released()).isGreaterThanOrEqualTo(1);
+		assertThat(stateAfterReconciliation).isEqualTo("PREPARED");
+		assertThat(statusAfterReconciliation).isEqualTo("IN_PROGRESS");
+		assertThat(retry).as("the release ended the lease at once").isInstanceOf(Execution.Completed.class);
+		assertThat(attempt("reattempt")).isEqualTo(3);
+		assertThat(operation.acts).hasValue(2);
+	}
+
+	@Test
+	void aStepsSettleTimeLeavesItsRecordsAloneUntilItHasPassed() {
+		TestOperation operation = new TestOperation("engine_settle", this.jdbc).releasingWhen((act) -> true);
+		this.engine.execute(operation, request("settling", "a"));
+		ReconciliationStep step = new ReconciliationStep() {
+			@Override
+			public String operation() {
+				return "engine_settle";
+			}
+
+			@Override
+			public Settlement settle(Lease lease) {
+				return new Settlement.Found(operation.finish());
+			}
+
+			@Override
+			public Duration settleTime() {
+				return Duration.ofMinutes(10);
+			}
+		};
+
+		this.clock.advance(Duration.ofMinutes(1));
+		this.reconciler.reconcile(step);
+		int attemptPastStaleAfter = attempt("settling");
+		this.clock.advance(Duration.ofMinutes(10));
+		this.reconciler.reconcile(step);
+
+		assertThat(attemptPastStaleAfter).as("past stale-after (30 s) but not the settle time").isEqualTo(1);
+		assertThat(status("settling")).isEqualTo("COMPLETED");
+		assertThat(attempt("settling")).isEqualTo(2);
+	}
+
+	@Test
 	void aClaimGuardThatThrowsAbortsTheClaimBeforeAnythingIsWritten() {
 		TestOperation operation = new TestOperation("engine_test", this.jdbc);
 		this.scope = new IdempotencyScope("guarded-" + UUID.randomUUID().toString().substring(0, 8));
@@ -293,6 +418,13 @@ class IdempotencyEngineIntegrationTests {
 	private String status(String key) {
 		return this.jdbc.sql("SELECT status FROM idempotency_records WHERE client_id = ? AND idempotency_key = ?")
 			.params(this.scope.value(), key)
+			.query(String.class)
+			.single();
+	}
+
+	private String state(UUID resourceId) {
+		return this.jdbc.sql("SELECT state FROM engine_test_resources WHERE id = ?")
+			.param(resourceId)
 			.query(String.class)
 			.single();
 	}
