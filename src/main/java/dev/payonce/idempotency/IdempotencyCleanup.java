@@ -1,9 +1,11 @@
 package dev.payonce.idempotency;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +46,22 @@ public class IdempotencyCleanup {
 		this.deleted = Counter.builder("payonce.idempotency.cleanup.deleted")
 			.description("Expired completed idempotency records deleted by the retention job")
 			.register(meters);
+		Gauge.builder("payonce.idempotency.cleanup.overdue", this, IdempotencyCleanup::overdueSeconds)
+			.description("How long the oldest expired COMPLETED record has waited for deletion; 0 if none. "
+					+ "Growing means retention is falling behind or runs on no instance")
+			.baseUnit("seconds")
+			.register(meters);
+	}
+
+	/**
+	 * How long the oldest expired COMPLETED record has been past its {@code expires_at}.
+	 * @return seconds, or 0 if no completed record is past its expiry
+	 */
+	public double overdueSeconds() {
+		Instant now = this.clock.instant();
+		return this.records.oldestExpiry(now)
+			.map((expiresAt) -> Duration.between(expiresAt, now).toMillis() / 1000.0)
+			.orElse(0.0);
 	}
 
 	/**

@@ -163,6 +163,25 @@ class RetentionIntegrationTests {
 		}
 	}
 
+	@Test
+	void overdueGaugeMeasuresTheOldestExpiredRecordUntilRetentionDeletesIt() {
+		String run = UUID.randomUUID().toString();
+		Reply paid = this.api.pay("overdue-" + run, body("order-overdue-" + run, 500));
+		this.clock.advance(Duration.ofMinutes(70));
+
+		double overdue = overdueGauge();
+		this.cleanup.deleteExpired();
+		double afterCleanup = overdueGauge();
+
+		assertThat(paid.status()).isEqualTo(201);
+		assertThat(overdue).isGreaterThanOrEqualTo(Duration.ofMinutes(10).toSeconds());
+		assertThat(afterCleanup).isLessThan(Duration.ofMinutes(1).toSeconds());
+	}
+
+	private double overdueGauge() {
+		return this.meters.get("payonce.idempotency.cleanup.overdue").gauge().value();
+	}
+
 	private double deletedCounter() {
 		return this.meters.get("payonce.idempotency.cleanup.deleted").counter().count();
 	}
