@@ -3,6 +3,7 @@ package dev.payonce.idempotency;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.BooleanSupplier;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -69,10 +70,26 @@ public class IdempotencyCleanup {
 	 * @return how many records this run deleted
 	 */
 	public long deleteExpired() {
+		return deleteExpired(() -> false);
+	}
+
+	/**
+	 * One run that can be cut short: once {@code stopRequested} answers true, no further
+	 * batch starts. Each batch is its own transaction, so a run stopped between batches
+	 * leaves nothing half done.
+	 * @param stopRequested asked before each batch
+	 * @return how many records this run deleted
+	 */
+	public long deleteExpired(BooleanSupplier stopRequested) {
 		Instant now = this.clock.instant();
 		int batchSize = this.properties.cleanup().batchSize();
 		long total = 0;
+		boolean stopped = false;
 		while (true) {
+			if (stopRequested.getAsBoolean()) {
+				stopped = true;
+				break;
+			}
 			Integer batch = this.transactions.execute((status) -> this.records.deleteExpired(now, batchSize));
 			int count = (batch != null) ? batch : 0;
 			total += count;
@@ -83,6 +100,9 @@ public class IdempotencyCleanup {
 		}
 		if (total > 0) {
 			log.info("Retention deleted {} expired idempotency records", total);
+		}
+		if (stopped) {
+			log.info("Retention stopped for shutdown between batches; the rest waits for the next run");
 		}
 		return total;
 	}

@@ -3,6 +3,7 @@ package dev.payonce.payment;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.BooleanSupplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,18 +59,35 @@ public class PaymentReconciler {
 	 * @return what this run did
 	 */
 	public Report reconcile() {
+		return reconcile(() -> false);
+	}
+
+	/**
+	 * One run that can be cut short: once {@code stopRequested} answers true, each record
+	 * not yet settled has its lease released at once instead of being looked up, so a
+	 * shutdown leaves no record held by a lease nobody works on.
+	 * @param stopRequested asked before each record
+	 * @return what this run did
+	 */
+	public Report reconcile(BooleanSupplier stopRequested) {
 		List<Lease> stale = this.idempotency.takeOverStale(this.properties.staleAfter(), this.properties.batchSize());
 		int found = 0;
 		int failed = 0;
 		int released = 0;
+		int releasedForShutdown = 0;
 		for (Lease lease : stale) {
-			Settlement settlement = settleOrRelease(lease);
+			boolean stopping = stopRequested.getAsBoolean();
+			releasedForShutdown += stopping ? 1 : 0;
+			Settlement settlement = stopping ? release(lease) : settleOrRelease(lease);
 			this.metrics.reconciled(settlement.name().toLowerCase(Locale.ROOT));
 			switch (settlement) {
 				case FOUND -> found++;
 				case FAILED -> failed++;
 				case RELEASED -> released++;
 			}
+		}
+		if (releasedForShutdown > 0) {
+			log.info("Reconciliation stopped for shutdown: {} leases released at once", releasedForShutdown);
 		}
 		Report report = new Report(stale.size(), found, failed, released);
 		if (report.takenOver() > 0) {

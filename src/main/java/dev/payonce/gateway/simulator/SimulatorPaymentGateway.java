@@ -97,6 +97,9 @@ class SimulatorPaymentGateway implements PaymentGateway {
 
 	@Override
 	public GatewayResult lookup(String providerIdempotencyKey) {
+		if (!waitWithinTimeout(this.properties.latency(), System.nanoTime())) {
+			return new GatewayResult.Unknown("simulated client timeout before the provider answered a lookup");
+		}
 		return this.jdbc.sql("""
 				SELECT provider_reference, amount, currency, outcome, decline_code
 				FROM simulated_provider_charges WHERE provider_idempotency_key = :key

@@ -15,7 +15,8 @@ import org.springframework.validation.annotation.Validated;
  * can fire at random ({@code rate}, a probability from 0 to 1) and deterministically on
  * every Nth charge call ({@code every}, 0 for never); either one firing is enough.
  *
- * @param latency how long each charge takes before the provider acts (default 0)
+ * @param latency how long each charge or lookup takes before the provider acts or answers
+ * (default 0)
  * @param timeout the simulated client timeout of one charge call (default 10s)
  * @param delayAfterCharge how long the provider takes to answer after writing a new
  * charge to its ledger (default 0); lets a test kill the process at that moment
