@@ -43,7 +43,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * series. The scrape is the truth rather than a checked-in list, so a renamed or removed
  * meter fails the build instead of leaving an alert that can never fire.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "payonce.reconciliation.enabled=false")
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import(TestcontainersConfiguration.class)
 class OperationsMetricsIntegrationTests {
 
