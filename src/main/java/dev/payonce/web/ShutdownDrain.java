@@ -1,9 +1,8 @@
 package dev.payonce.web;
 
 import java.io.IOException;
+import java.net.URI;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.servlet.FilterChain;
@@ -12,14 +11,12 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -47,8 +44,6 @@ class ShutdownDrain extends OncePerRequestFilter implements SmartLifecycle {
 	private static final Logger log = LoggerFactory.getLogger(ShutdownDrain.class);
 
 	private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
-
-	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	private final AtomicInteger inFlight = new AtomicInteger();
 
@@ -81,20 +76,13 @@ class ShutdownDrain extends OncePerRequestFilter implements SmartLifecycle {
 	}
 
 	private static void refuse(HttpServletRequest request, HttpServletResponse response) throws IOException {
-		ProblemDetail problem = ApiProblem.problem(HttpStatus.SERVICE_UNAVAILABLE, "service-unavailable",
+		ProblemDetail problem = Problems.of(HttpStatus.SERVICE_UNAVAILABLE, "service-unavailable",
 				"Service unavailable",
 				"This instance is shutting down. Retry, with the same Idempotency-Key: another instance or the restarted one answers.");
-		Map<String, Object> body = new LinkedHashMap<>();
-		body.put("type", String.valueOf(problem.getType()));
-		body.put("title", problem.getTitle());
-		body.put("status", problem.getStatus());
-		body.put("detail", problem.getDetail());
-		body.put("instance", request.getRequestURI());
-		response.setStatus(HttpStatus.SERVICE_UNAVAILABLE.value());
+		problem.setInstance(URI.create(request.getRequestURI()));
 		response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(ApiProblem.retryAfterSeconds(RETRY_AFTER)));
 		response.setHeader(HttpHeaders.CONNECTION, "close");
-		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-		response.getOutputStream().write(JSON.writeValueAsBytes(body));
+		Problems.write(response, problem);
 	}
 
 	@Override
