@@ -15,10 +15,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.TransactionException;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.payonce.gateway.simulator.SimulatorProperties.Fault;
@@ -82,7 +84,18 @@ class SimulatorPaymentGateway implements PaymentGateway {
 		if (!waitWithinTimeout(this.properties.latency(), started)) {
 			return new GatewayResult.Unknown("simulated client timeout before the provider acted");
 		}
-		Charge charge = this.ownTransaction.execute((status) -> chargeOnce(request));
+		Charge charge;
+		try {
+			charge = this.ownTransaction.execute((status) -> chargeOnce(request));
+		}
+		catch (DataAccessException | TransactionException ex) {
+			// The ledger shares the application's database and pool: when it cannot be
+			// reached, or the write's commit is in doubt, the simulated provider answers
+			// as
+			// a real one with an internal failure would (a 5xx: outcome unknown).
+			log.warn("Simulated provider could not reach its ledger: {}", ex.getClass().getSimpleName());
+			return new GatewayResult.Unknown("simulated provider failed: ledger unreachable");
+		}
 		if (charge == null) {
 			return new GatewayResult.Unknown("simulated provider returned nothing");
 		}
@@ -100,6 +113,16 @@ class SimulatorPaymentGateway implements PaymentGateway {
 		if (!waitWithinTimeout(this.properties.latency(), System.nanoTime())) {
 			return new GatewayResult.Unknown("simulated client timeout before the provider answered a lookup");
 		}
+		try {
+			return lookupLedger(providerIdempotencyKey);
+		}
+		catch (DataAccessException ex) {
+			log.warn("Simulated provider could not reach its ledger: {}", ex.getClass().getSimpleName());
+			return new GatewayResult.Unknown("simulated provider failed: ledger unreachable");
+		}
+	}
+
+	private GatewayResult lookupLedger(String providerIdempotencyKey) {
 		return this.jdbc.sql("""
 				SELECT provider_reference, amount, currency, outcome, decline_code
 				FROM simulated_provider_charges WHERE provider_idempotency_key = :key
