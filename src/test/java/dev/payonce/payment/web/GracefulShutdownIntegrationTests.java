@@ -54,7 +54,7 @@ import static org.awaitility.Awaitility.await;
  * new payments are sent by 20 threads released together. After the process has exited,
  * this test's own instance (same database) serves a retry of every key.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "payonce.reconciliation.enabled=false")
 @Import(TestcontainersConfiguration.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class GracefulShutdownIntegrationTests {
@@ -77,7 +77,11 @@ class GracefulShutdownIntegrationTests {
 			Map.entry("payonce.reconciliation.batch-size", "4"),
 			Map.entry("payonce.idempotency.cleanup.enabled", "true"),
 			Map.entry("payonce.idempotency.cleanup.interval", "1s"),
-			Map.entry("payonce.idempotency.cleanup.batch-size", "10"));
+			Map.entry("payonce.idempotency.cleanup.batch-size", "10"),
+			// 100 claims and then 100 completions queue on the child's two connections;
+			// this test is about shutdown, not about shedding load
+			// (PoolExhaustionIntegrationTests).
+			Map.entry("spring.datasource.hikari.connection-timeout", "15000"));
 
 	@Autowired
 	JdbcClient jdbc;
