@@ -1,5 +1,6 @@
 package dev.payonce.web;
 
+import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -16,6 +17,8 @@ import org.springframework.web.bind.annotation.RestController;
  * its status by {@link Problems}. A database failure that escaped to here is
  * {@code 503 service-unavailable}.
  */
+// Not an operation of the API: the container forwards failed requests here.
+@Hidden
 @RestController
 class ProblemErrorController implements ErrorController {
 
