@@ -16,7 +16,7 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The retention job (DESIGN.md section 4, step 6): deletes COMPLETED records whose
+ * The retention job (docs/design.md section 4, step 6): deletes COMPLETED records whose
  * {@code expires_at} has passed, in batches of
  * {@code payonce.idempotency.cleanup.batch-size}, each in its own short transaction.
  * Never deletes an IN_PROGRESS record; payments are never deleted. Safe on several

@@ -6,7 +6,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * A client-chosen string naming one logical operation (DESIGN.md section 1; IETF
+ * A client-chosen string naming one logical operation (docs/design.md section 1; IETF
  * draft-ietf-httpapi-idempotency-key-header).
  *
  * <p>

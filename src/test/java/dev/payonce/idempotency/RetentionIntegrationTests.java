@@ -29,14 +29,13 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.OffsetClock;
 import dev.payonce.TestcontainersConfiguration;
-import dev.payonce.client.ClientId;
 import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * DESIGN.md section 4, step 6: completed records expire {@code retention} after
+ * docs/design.md section 4, step 6: completed records expire {@code retention} after
  * completion (1 h here), the retention job deletes only expired COMPLETED records, in
  * batches (50 here), exactly once even when two run at once, and an expired key starts a
  * new payment. Payments are never deleted. The clock is moved forward instead of waiting
@@ -80,10 +79,9 @@ class RetentionIntegrationTests {
 		Reply expiring = this.api.pay("old-" + run, body("order-old-" + run, 100));
 		this.clock.advance(Duration.ofMinutes(90));
 		Reply live = this.api.pay("new-" + run, body("order-new-" + run, 200));
-		ClaimRequest inProgress = new ClaimRequest(ClientId.random(), new IdempotencyKey("held-" + run),
-				RequestFingerprint.of("POST", "/test", Map.of()), UUID.randomUUID());
-		Claim held = this.idempotency.claim(inProgress, () -> {
-		});
+		ClaimRequest inProgress = new ClaimRequest(new IdempotencyScope("retention-" + run.substring(0, 8)),
+				new IdempotencyKey("held-" + run), RequestFingerprint.of("POST", "/test", Map.of()));
+		Claim held = this.idempotency.claim("retention_test", inProgress, Creation.Created::new);
 		double deletedBefore = deletedCounter();
 
 		long deleted = this.cleanup.deleteExpired();
@@ -198,11 +196,12 @@ class RetentionIntegrationTests {
 	}
 
 	private void insertExpired(String client, Instant expiresAt, int rows) {
-		this.jdbc.sql("""
-				INSERT INTO idempotency_records (client_id, idempotency_key, request_fingerprint, status, attempt,
-				    resource_id, response_status, response_headers, response_body, created_at, completed_at, expires_at)
-				SELECT ?, 'k-' || n, repeat('0', 64), 'COMPLETED', 1, gen_random_uuid(), 201, '{}', '{}', ?, ?, ?
-				FROM generate_series(1, ?) AS n""")
+		this.jdbc
+			.sql("""
+					INSERT INTO idempotency_records (client_id, idempotency_key, operation, request_fingerprint, status, attempt,
+					    resource_id, response_status, response_headers, response_body, created_at, completed_at, expires_at)
+					SELECT ?, 'k-' || n, 'payment', repeat('0', 64), 'COMPLETED', 1, gen_random_uuid(), 201, '{}', '{}', ?, ?, ?
+					FROM generate_series(1, ?) AS n""")
 			.param(client)
 			.param(Timestamp.from(expiresAt))
 			.param(Timestamp.from(expiresAt))

@@ -3,7 +3,6 @@ package dev.payonce.payment.web;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -28,22 +27,16 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.payonce.MeterReadings;
 import dev.payonce.OffsetClock;
 import dev.payonce.TestcontainersConfiguration;
-import dev.payonce.client.ClientId;
-import dev.payonce.idempotency.Claim;
-import dev.payonce.idempotency.ClaimRequest;
-import dev.payonce.idempotency.IdempotencyKey;
-import dev.payonce.idempotency.IdempotencyService;
-import dev.payonce.idempotency.RequestFingerprint;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * DESIGN.md section 4, steps 4 and 5: leases, takeover fenced by the attempt number, and
- * the bounded wait for an in-progress request. The simulated provider answers 3 s after
- * writing a new charge (a slow network), and the clock can be moved past the 6 s lease,
- * as a stalled process would see it.
+ * docs/design.md section 4, steps 4 and 5: leases, takeover fenced by the attempt number,
+ * and the bounded wait for an in-progress request. The simulated provider answers 3 s
+ * after writing a new charge (a slow network), and the clock can be moved past the 6 s
+ * lease, as a stalled process would see it.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "payonce.gateway.simulator.delay-after-charge=3s", "payonce.gateway.simulator.timeout=4s",
@@ -64,9 +57,6 @@ class LeaseIntegrationTests {
 
 	@Autowired
 	MeterRegistry meters;
-
-	@Autowired
-	IdempotencyService idempotency;
 
 	PaymentsApi api;
 
@@ -156,21 +146,6 @@ class LeaseIntegrationTests {
 			.param(key)
 			.query(String.class)
 			.single();
-	}
-
-	@Test
-	void oldestExpiredLeaseGaugeMeasuresHowLongAgoTheLeaseEnded() {
-		ClaimRequest held = new ClaimRequest(ClientId.random(), new IdempotencyKey("gauge-" + UUID.randomUUID()),
-				RequestFingerprint.of("POST", "/test", Map.of()), UUID.randomUUID());
-		Claim claim = this.idempotency.claim(held, () -> {
-		});
-		this.clock.advance(this.idempotency.lease().plus(Duration.ofMinutes(2)));
-
-		double oldest = this.meters.get("payonce.idempotency.leases.expired.oldest").gauge().value();
-
-		assertThat(claim).isInstanceOf(Claim.Acquired.class);
-		assertThat(oldest).isGreaterThanOrEqualTo(Duration.ofMinutes(2).toSeconds());
-		this.jdbc.sql("DELETE FROM idempotency_records WHERE idempotency_key = ?").param(held.key().value()).update();
 	}
 
 }

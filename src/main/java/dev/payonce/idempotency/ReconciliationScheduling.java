@@ -1,4 +1,4 @@
-package dev.payonce.payment;
+package dev.payonce.idempotency;
 
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -11,7 +11,7 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 
 /**
- * Runs {@link PaymentReconciler} every {@code payonce.reconciliation.interval} unless
+ * Runs {@link IdempotencyReconciler} every {@code payonce.reconciliation.interval} unless
  * {@code payonce.reconciliation.enabled=false}.
  *
  * <p>
@@ -25,7 +25,7 @@ import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 @ConditionalOnBooleanProperty(name = "payonce.reconciliation.enabled", matchIfMissing = true)
 class ReconciliationScheduling implements SchedulingConfigurer, SmartLifecycle {
 
-	private final PaymentReconciler reconciler;
+	private final IdempotencyReconciler reconciler;
 
 	private final ReconciliationProperties properties;
 
@@ -36,7 +36,7 @@ class ReconciliationScheduling implements SchedulingConfigurer, SmartLifecycle {
 
 	private volatile boolean running;
 
-	ReconciliationScheduling(PaymentReconciler reconciler, ReconciliationProperties properties) {
+	ReconciliationScheduling(IdempotencyReconciler reconciler, ReconciliationProperties properties) {
 		this.reconciler = reconciler;
 		this.properties = properties;
 	}
