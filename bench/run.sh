@@ -165,7 +165,8 @@ stop_payonce
 echo "Growth: claim and replay latency at 0 and ${GROWTH// /, } rows"
 start_payonce growth
 LOADGEN_CPU=/dev/null RUN="growwarm" wrk_run mix 32 "$RESTART_WARMUP" > "$RAW/warmup-growth.txt" 2>&1
-sql "TRUNCATE idempotency_records, payments, simulated_provider_charges"
+# CASCADE: every table that references payments (refunds, webhook events) goes too.
+sql "TRUNCATE idempotency_records, payments, simulated_provider_charges, simulated_provider_refunds CASCADE"
 loaded=0
 for rows in 0 $GROWTH; do
   if [ "$rows" -gt "$loaded" ]; then

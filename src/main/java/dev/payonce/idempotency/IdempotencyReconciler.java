@@ -2,6 +2,7 @@ package dev.payonce.idempotency;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,9 +51,25 @@ public class IdempotencyReconciler {
 	 * @return what this run did, summed over the operations
 	 */
 	public Report reconcile() {
+		return reconcile(() -> false);
+	}
+
+	/**
+	 * One run that can be cut short, for a shutdown: once {@code stopRequested} answers
+	 * true, no further operation's records are taken over, and each record already taken
+	 * over but not yet settled has its lease released at once instead of being looked up.
+	 * The record being settled when the stop is requested is finished. A shutdown thus
+	 * leaves no record held by a lease nobody works on, whatever its operation.
+	 * @param stopRequested asked before each operation and before each record
+	 * @return what this run did, summed over the operations
+	 */
+	public Report reconcile(BooleanSupplier stopRequested) {
 		Report report = new Report(0, 0, 0, 0);
 		for (ReconciliationStep step : this.steps) {
-			report = report.plus(reconcile(step));
+			if (stopRequested.getAsBoolean()) {
+				break;
+			}
+			report = report.plus(reconcile(step, stopRequested));
 		}
 		return report;
 	}
@@ -63,19 +80,43 @@ public class IdempotencyReconciler {
 	 * @return what this run did
 	 */
 	public Report reconcile(ReconciliationStep step) {
+		return reconcile(step, () -> false);
+	}
+
+	/**
+	 * One run for one operation's step that can be cut short, as
+	 * {@link #reconcile(BooleanSupplier)} describes.
+	 * @param step the step to run; only its operation's records are taken over
+	 * @param stopRequested asked before each record
+	 * @return what this run did
+	 */
+	public Report reconcile(ReconciliationStep step, BooleanSupplier stopRequested) {
 		List<Lease> stale = this.idempotency.takeOverStale(step.operation(), staleAfter(step),
 				this.properties.batchSize());
 		int found = 0;
 		int failed = 0;
 		int released = 0;
+		int releasedForShutdown = 0;
 		for (Lease lease : stale) {
-			String outcome = settleOrRelease(step, lease);
+			String outcome;
+			if (stopRequested.getAsBoolean()) {
+				this.idempotency.release(lease);
+				releasedForShutdown++;
+				outcome = "released";
+			}
+			else {
+				outcome = settleOrRelease(step, lease);
+			}
 			this.metrics.reconciled(step.operation(), outcome);
 			switch (outcome) {
 				case "found" -> found++;
 				case "failed" -> failed++;
 				default -> released++;
 			}
+		}
+		if (releasedForShutdown > 0) {
+			log.info("Reconciliation stopped for shutdown: {} leases of {} released at once", releasedForShutdown,
+					step.operation());
 		}
 		Report report = new Report(stale.size(), found, failed, released);
 		if (report.takenOver() > 0) {

@@ -174,6 +174,30 @@ class IdempotencyRecords {
 	}
 
 	/**
+	 * The earliest lease end among IN_PROGRESS records whose lease ended before
+	 * {@code now}: one step of the partial index {@code ix_idempotency_records_lease}.
+	 */
+	Optional<Instant> oldestExpiredLease(Instant now) {
+		return this.jdbc.sql("""
+				SELECT locked_until FROM idempotency_records
+				WHERE status = 'IN_PROGRESS' AND locked_until <= :now
+				ORDER BY locked_until LIMIT 1
+				""").param("now", utc(now)).query(OffsetDateTime.class).optional().map(OffsetDateTime::toInstant);
+	}
+
+	/**
+	 * The earliest expiry among COMPLETED records that expired before {@code now}: one
+	 * step of the partial index {@code ix_idempotency_records_expiry}.
+	 */
+	Optional<Instant> oldestExpiry(Instant now) {
+		return this.jdbc.sql("""
+				SELECT expires_at FROM idempotency_records
+				WHERE status = 'COMPLETED' AND expires_at <= :now
+				ORDER BY expires_at LIMIT 1
+				""").param("now", utc(now)).query(OffsetDateTime.class).optional().map(OffsetDateTime::toInstant);
+	}
+
+	/**
 	 * Deletes the key's record if it is COMPLETED and past its expiry; true if deleted.
 	 */
 	boolean deleteIfExpired(ClaimRequest request, Instant now) {

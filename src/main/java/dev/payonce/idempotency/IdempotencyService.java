@@ -111,6 +111,11 @@ public class IdempotencyService {
 			.description(
 					"IN_PROGRESS idempotency records whose lease has ended: work left for a retry or the reconciler")
 			.register(meters);
+		Gauge.builder("payonce.idempotency.leases.expired.oldest", this, IdempotencyService::oldestExpiredLeaseSeconds)
+			.description("How long ago the longest-ended lease of an IN_PROGRESS record ended; 0 if none has. "
+					+ "Above stale-after plus a few reconciler intervals, the reconciler is not finishing it")
+			.baseUnit("seconds")
+			.register(meters);
 	}
 
 	/**
@@ -453,6 +458,18 @@ public class IdempotencyService {
 	 */
 	public long countExpiredLeases() {
 		return this.records.countExpiredLeases(this.clock.instant());
+	}
+
+	/**
+	 * How long ago the longest-ended lease of an IN_PROGRESS record ended.
+	 * @return seconds since that lease ended, or 0 if no IN_PROGRESS record is past its
+	 * lease
+	 */
+	public double oldestExpiredLeaseSeconds() {
+		Instant now = this.clock.instant();
+		return this.records.oldestExpiredLease(now)
+			.map((lockedUntil) -> Duration.between(lockedUntil, now).toMillis() / 1000.0)
+			.orElse(0.0);
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package dev.payonce.idempotency;
 
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +10,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.micrometer.core.instrument.MeterRegistry;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,8 +36,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  * test-only operation with no payment in sight: claim with the resource created in the
  * claim transaction, replay, mismatch, another operation's key, in-progress, refusal,
  * release, takeover with a reloaded resource, fenced completion, reconciliation scoped by
- * operation (with a step's settle time and a {@link Settlement.Reattempt}), completion of
- * a resource learned elsewhere ({@link IdempotencyService#completeResource}), and a
+ * operation (with a step's settle time and a {@link Settlement.Reattempt}) and cut short
+ * for a shutdown, completion of a resource learned elsewhere
+ * ({@link IdempotencyService#completeResource}), the oldest-ended-lease gauge, and a
  * {@link ClaimGuard} refusing inside the claim transaction. Real PostgreSQL (the web
  * server is up only because security needs it); the clock moves past the 30 s lease
  * instead of waiting for it.
@@ -58,6 +63,9 @@ class IdempotencyEngineIntegrationTests {
 
 	@Autowired
 	JdbcClient jdbc;
+
+	@Autowired
+	MeterRegistry meters;
 
 	IdempotencyScope scope;
 
@@ -354,6 +362,65 @@ class IdempotencyEngineIntegrationTests {
 		assertThat(attemptPastStaleAfter).as("past stale-after (30 s) but not the settle time").isEqualTo(1);
 		assertThat(status("settling")).isEqualTo("COMPLETED");
 		assertThat(attempt("settling")).isEqualTo(2);
+	}
+
+	@Test
+	void aRunStoppedForShutdownFinishesTheRecordItSettlesAndReleasesTheRestOfItsBatchAtOnce() {
+		String name = "stop_" + UUID.randomUUID().toString().substring(0, 8).replaceAll("[0-9-]", "x");
+		TestOperation operation = new TestOperation(name, this.jdbc).releasingWhen((act) -> true);
+		List.of("stop-a", "stop-b", "stop-c").forEach((key) -> this.engine.execute(operation, request(key, "a")));
+		this.clock.advance(Duration.ofHours(1));
+		AtomicInteger settled = new AtomicInteger();
+		ReconciliationStep step = new ReconciliationStep() {
+			@Override
+			public String operation() {
+				return name;
+			}
+
+			@Override
+			public Settlement settle(Lease lease) {
+				settled.incrementAndGet();
+				return new Settlement.Found(operation.finish());
+			}
+		};
+
+		IdempotencyReconciler.Report report = this.reconciler.reconcile(step, () -> settled.get() > 0);
+
+		assertThat(report.takenOver()).isEqualTo(3);
+		assertThat(report.found()).isEqualTo(1);
+		assertThat(report.released()).isEqualTo(2);
+		assertThat(settled).hasValue(1);
+		assertThat(this.jdbc
+			.sql("""
+					SELECT count(*) FROM idempotency_records
+					WHERE client_id = ? AND operation = ? AND status = 'IN_PROGRESS' AND attempt = 2 AND locked_until <= ?""")
+			.params(this.scope.value(), name, Timestamp.from(this.clock.instant()))
+			.query(Long.class)
+			.single()).isEqualTo(2);
+		this.jdbc.sql("DELETE FROM idempotency_records WHERE operation = ?").param(name).update();
+	}
+
+	@Test
+	void aRunStoppedBeforeItStartsTakesNothingOver() {
+		AtomicInteger asked = new AtomicInteger();
+
+		IdempotencyReconciler.Report report = this.reconciler.reconcile(() -> asked.incrementAndGet() > 0);
+
+		assertThat(report.takenOver()).isZero();
+		assertThat(asked).hasValue(1);
+	}
+
+	@Test
+	void oldestExpiredLeaseGaugeMeasuresHowLongAgoTheLeaseEnded() {
+		TestOperation operation = new TestOperation("engine_test", this.jdbc).releasingWhen((act) -> true);
+		this.engine.execute(operation, request("gauge", "a"));
+		this.clock.advance(Duration.ofMinutes(2));
+
+		double oldest = this.meters.get("payonce.idempotency.leases.expired.oldest").gauge().value();
+
+		assertThat(status("gauge")).isEqualTo("IN_PROGRESS");
+		assertThat(oldest).isGreaterThanOrEqualTo(Duration.ofMinutes(2).toSeconds());
+		this.jdbc.sql("DELETE FROM idempotency_records WHERE client_id = ?").param(this.scope.value()).update();
 	}
 
 	@Test

@@ -16,10 +16,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.TransactionException;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.payonce.gateway.simulator.SimulatorProperties.Fault;
@@ -42,7 +44,9 @@ import dev.payonce.payment.RefundRequest;
  * other token is approved. Refunds work the same way in their own ledger,
  * {@code simulated_provider_refunds}, deduplicated by the refund's provider idempotency
  * key. Faults come from {@link SimulatorProperties} and apply to charges and refunds
- * alike.
+ * alike; lookups of either take the configured latency. When its ledger (which shares the
+ * application's database and connection pool) cannot be reached, a call or lookup answers
+ * an unknown outcome, as a real provider's internal failure would, rather than throwing.
  */
 @Component
 @ConditionalOnProperty(name = "payonce.gateway.provider", havingValue = "simulator", matchIfMissing = true)
@@ -103,7 +107,17 @@ class SimulatorPaymentGateway implements PaymentGateway {
 		if (!waitWithinTimeout(this.properties.latency(), started)) {
 			return new GatewayResult.Unknown("simulated client timeout before the provider acted");
 		}
-		Entry entry = this.ownTransaction.execute((status) -> ledgerWrite.get());
+		Entry entry;
+		try {
+			entry = this.ownTransaction.execute((status) -> ledgerWrite.get());
+		}
+		catch (DataAccessException | TransactionException ex) {
+			// The ledger shares the application's database and pool: when it cannot be
+			// reached, or the write's commit is in doubt, the simulated provider answers
+			// as a real one with an internal failure would (a 5xx: outcome unknown).
+			log.warn("Simulated provider could not reach its ledger: {}", ex.getClass().getSimpleName());
+			return new GatewayResult.Unknown("simulated provider failed: ledger unreachable");
+		}
 		if (entry == null) {
 			return new GatewayResult.Unknown("simulated provider returned nothing");
 		}
@@ -118,24 +132,50 @@ class SimulatorPaymentGateway implements PaymentGateway {
 
 	@Override
 	public GatewayResult lookup(ChargeRequest request) {
+		return lookupWithFaults(() -> lookupCharge(request.providerIdempotencyKey()));
+	}
+
+	@Override
+	public GatewayResult lookupRefund(RefundRequest request) {
+		return lookupWithFaults(() -> lookupRefundEntry(request.providerIdempotencyKey()));
+	}
+
+	/**
+	 * One lookup, charge or refund: it takes the configured latency (bounded by the
+	 * timeout) and answers an unknown outcome, as a real provider's 5xx, when the ledger
+	 * cannot be reached.
+	 */
+	private GatewayResult lookupWithFaults(Supplier<GatewayResult> ledgerRead) {
+		if (!waitWithinTimeout(this.properties.latency(), System.nanoTime())) {
+			return new GatewayResult.Unknown("simulated client timeout before the provider answered a lookup");
+		}
+		try {
+			return ledgerRead.get();
+		}
+		catch (DataAccessException ex) {
+			log.warn("Simulated provider could not reach its ledger: {}", ex.getClass().getSimpleName());
+			return new GatewayResult.Unknown("simulated provider failed: ledger unreachable");
+		}
+	}
+
+	private GatewayResult lookupCharge(String providerIdempotencyKey) {
 		return this.jdbc.sql("""
 				SELECT provider_reference, amount, currency, outcome, decline_code
 				FROM simulated_provider_charges WHERE provider_idempotency_key = :key
 				""")
-			.param("key", request.providerIdempotencyKey())
+			.param("key", providerIdempotencyKey)
 			.query((rs, row) -> outcome(rs.getString("provider_reference"), rs.getString("outcome"),
 					rs.getString("decline_code")))
 			.optional()
 			.orElseGet(() -> new GatewayResult.NotAttempted("no charge under this provider idempotency key"));
 	}
 
-	@Override
-	public GatewayResult lookupRefund(RefundRequest request) {
+	private GatewayResult lookupRefundEntry(String providerIdempotencyKey) {
 		return this.jdbc.sql("""
 				SELECT provider_reference, outcome, decline_code
 				FROM simulated_provider_refunds WHERE provider_idempotency_key = :key
 				""")
-			.param("key", request.providerIdempotencyKey())
+			.param("key", providerIdempotencyKey)
 			.query((rs, row) -> outcome(rs.getString("provider_reference"), rs.getString("outcome"),
 					rs.getString("decline_code")))
 			.optional()

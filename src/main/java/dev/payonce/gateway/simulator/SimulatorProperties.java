@@ -16,7 +16,8 @@ import org.springframework.validation.annotation.Validated;
  * 1) and deterministically on every Nth provider call, charges and refunds counted
  * together ({@code every}, 0 for never); either one firing is enough.
  *
- * @param latency how long each charge takes before the provider acts (default 0)
+ * @param latency how long each provider call (a charge, a refund, or a lookup of either)
+ * takes before the provider acts or answers (default 0)
  * @param timeout the simulated client timeout of one provider call (default 10s)
  * @param delayAfterCharge how long the provider takes to answer after writing a new
  * charge to its ledger (default 0); lets a test kill the process at that moment

@@ -26,6 +26,7 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -52,8 +53,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"payonce.gateway.stripe.connect-timeout=500ms", "payonce.gateway.stripe.read-timeout=700ms",
 				"payonce.gateway.stripe.search-settle-time=600ms", "payonce.reconciliation.lease-margin=1s",
 				"payonce.idempotency.lease=4s", "payonce.reconciliation.give-up-after=2m",
-				"payonce.reconciliation.interval=200ms", "payonce.reconciliation.stale-after=0s" })
+				"payonce.reconciliation.interval=200ms", "payonce.reconciliation.stale-after=0s",
+				"payonce.reconciliation.enabled=true" })
 @Import(TestcontainersConfiguration.class)
+// Its reconciler runs on a timer: closed afterwards, so it never settles another class's
+// payments from the context cache.
+@DirtiesContext
 class StripeFaultSoakIntegrationTests {
 
 	static final int KEYS = 120;

@@ -25,6 +25,7 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.annotation.DirtiesContext;
 
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.idempotency.IdempotencyReconciler;
@@ -47,8 +48,10 @@ import static org.awaitility.Awaitility.await;
 				"payonce.gateway.simulator.timeout-after-charge.rate=0.15", "payonce.gateway.simulator.timeout=2s",
 				"payonce.reconciliation.lease-margin=1s", "payonce.idempotency.lease=4s",
 				"payonce.reconciliation.give-up-after=10s", "payonce.reconciliation.interval=200ms",
-				"payonce.reconciliation.stale-after=1s" })
+				"payonce.reconciliation.stale-after=1s", "payonce.reconciliation.enabled=true" })
 @Import(TestcontainersConfiguration.class)
+// Closed after the class, so that its fast reconciler settles no other class's payments.
+@DirtiesContext
 class FaultSoakIntegrationTests {
 
 	static final int KEYS = 400;
