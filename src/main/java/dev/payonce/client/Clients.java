@@ -48,6 +48,21 @@ class Clients {
 			.update() == 1;
 	}
 
+	/**
+	 * Locks the client's row until the caller's transaction ends and reads it. Every
+	 * change to a client's keys or state takes this lock first, so concurrent rotations
+	 * and a rotation racing a disable run one after another, each seeing the last one's
+	 * committed keys.
+	 */
+	Optional<Client> lock(ClientId clientId) {
+		return this.jdbc.sql("SELECT id, name, created_at, disabled_at FROM clients WHERE id = :id FOR UPDATE")
+			.param("id", clientId.value())
+			.query((rs, row) -> client(rs.getString("id"), rs.getString("name"),
+					rs.getObject("created_at", OffsetDateTime.class),
+					rs.getObject("disabled_at", OffsetDateTime.class)))
+			.optional();
+	}
+
 	/** Revokes every active key of the client; the count revoked. */
 	int revokeKeys(ClientId clientId, Instant now) {
 		return this.jdbc.sql("UPDATE api_keys SET revoked_at = :now WHERE client_id = :clientId AND revoked_at IS NULL")
