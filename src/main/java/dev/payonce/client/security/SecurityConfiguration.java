@@ -81,16 +81,11 @@ class SecurityConfiguration {
 	@Bean
 	InitializingBean adminTokenGuard(SecurityProperties properties, Environment environment) {
 		return () -> {
-			String token = properties.adminToken();
 			boolean local = environment.acceptsProfiles(Profiles.of("local"));
-			if ((token == null || token.isBlank()) && !local) {
-				throw new IllegalStateException(
-						"payonce.security.admin-token is required outside the local profile (PAYONCE_SECURITY_ADMIN_TOKEN)");
-			}
-			if (token != null && token.length() < SecurityProperties.MIN_ADMIN_TOKEN_LENGTH) {
-				throw new IllegalStateException("payonce.security.admin-token must be at least "
-						+ SecurityProperties.MIN_ADMIN_TOKEN_LENGTH + " characters");
-			}
+			AdminTokenPolicy.violation(properties.adminToken(), !local).ifPresent((violation) -> {
+				// SettingsFailureAnalyzer turns this into a short start-up report.
+				throw new IllegalStateException(violation);
+			});
 		};
 	}
 
