@@ -11,6 +11,7 @@ import org.slf4j.MDC;
 import org.springframework.stereotype.Component;
 
 import dev.payonce.idempotency.IdempotencyService;
+import dev.payonce.idempotency.KeyDigests;
 import dev.payonce.idempotency.Lease;
 
 /**
@@ -44,13 +45,16 @@ public class PaymentReconciler {
 
 	private final PaymentMetrics metrics;
 
+	private final KeyDigests keyDigests;
+
 	PaymentReconciler(IdempotencyService idempotency, PaymentService payments, PaymentGateway gateway,
-			ReconciliationProperties properties, PaymentMetrics metrics) {
+			ReconciliationProperties properties, PaymentMetrics metrics, KeyDigests keyDigests) {
 		this.idempotency = idempotency;
 		this.payments = payments;
 		this.gateway = gateway;
 		this.properties = properties;
 		this.metrics = metrics;
+		this.keyDigests = keyDigests;
 	}
 
 	/**
@@ -95,7 +99,8 @@ public class PaymentReconciler {
 		PaymentId paymentId = new PaymentId(lease.resourceId());
 		try (var clientId = MDC.putCloseable("clientId", lease.clientId().value());
 				var payment = MDC.putCloseable("paymentId", paymentId.toString());
-				var key = MDC.putCloseable("idempotencyKeyDigest", lease.key().digest())) {
+				var key = MDC.putCloseable("idempotencyKeyDigest",
+						this.keyDigests.digest(lease.clientId().value(), lease.key()))) {
 			return settle(lease, paymentId);
 		}
 	}

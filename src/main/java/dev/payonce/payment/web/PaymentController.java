@@ -32,6 +32,7 @@ import org.springframework.web.bind.annotation.RestController;
 import dev.payonce.client.ClientId;
 import dev.payonce.client.CurrentClient;
 import dev.payonce.idempotency.IdempotencyKey;
+import dev.payonce.idempotency.KeyDigests;
 import dev.payonce.idempotency.StoredResponse;
 import dev.payonce.payment.PaymentCommand;
 import dev.payonce.payment.PaymentId;
@@ -71,12 +72,15 @@ class PaymentController {
 
 	private final CurrentClient currentClient;
 
+	private final KeyDigests keyDigests;
+
 	PaymentController(PaymentService payments, PaymentRequestReader reader, PaymentResponses responses,
-			CurrentClient currentClient) {
+			CurrentClient currentClient, KeyDigests keyDigests) {
 		this.payments = payments;
 		this.reader = reader;
 		this.responses = responses;
 		this.currentClient = currentClient;
+		this.keyDigests = keyDigests;
 	}
 
 	@PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -152,7 +156,7 @@ class PaymentController {
 			@Parameter(hidden = true) InputStream body) throws IOException {
 		ClientId clientId = this.currentClient.clientId();
 		IdempotencyKey key = idempotencyKey(headers.get(IDEMPOTENCY_KEY));
-		MDC.put("idempotencyKeyDigest", key.digest());
+		MDC.put("idempotencyKeyDigest", this.keyDigests.digest(clientId.value(), key));
 		PaymentCommand command = this.reader.read(clientId, key, readLimited(body));
 		return switch (this.payments.pay(command)) {
 			case PaymentOutcome.Completed completed -> render(completed.response(), completed.replayed());
