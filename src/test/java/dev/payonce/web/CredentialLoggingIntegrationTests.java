@@ -88,10 +88,13 @@ class CredentialLoggingIntegrationTests {
 
 		assertThat(answers).allSatisfy((answer) -> assertThat(answer).startsWith("HTTP/1.1 "));
 		assertThat(answers.get(answers.size() - 2)).startsWith("HTTP/1.1 201");
-		assertThat(output.getAll()).isNotEmpty();
-		for (String secret : secrets) {
-			assertThat(output.getAll()).as("captured log output").doesNotContain(secret);
-		}
+		assertThat(output.getAll()).contains("Tomcat started");
+		List<String> leaks = output.getAll()
+			.lines()
+			.filter((line) -> secrets.stream().anyMatch(line::contains))
+			.map((line) -> line.substring(0, Math.min(line.length(), 240)))
+			.toList();
+		assertThat(leaks).as("log lines carrying a secret").isEmpty();
 	}
 
 	/**
