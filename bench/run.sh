@@ -50,6 +50,7 @@ start_payonce() { # start_payonce NAME [--setting=value ...]
     "$JAVA_HOME/bin/java" -jar "$JAR" --spring.profiles.active=bench --payonce.benchmark.baseline.enabled=true \
       --server.port="$PORT" \
       --spring.datasource.hikari.maximum-pool-size=32 --payonce.idempotency.cleanup.enabled="${CLEANUP:-false}" \
+      --payonce.security.rate-limit.enabled=false --payonce.idempotency.quota.max-live-records=0 \
       "$@" > "$RAW/payonce-$name.log" 2>&1 &
   PAYONCE_PID=$!
   for _ in $(seq 1 120); do

@@ -21,6 +21,7 @@ import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import dev.payonce.client.ClientAdministration;
 import dev.payonce.client.ClientId;
 import dev.payonce.client.CurrentClient;
+import dev.payonce.client.RateLimitProperties;
 import dev.payonce.client.SecurityProperties;
 
 /**
@@ -35,8 +36,9 @@ class SecurityConfiguration {
 
 	@Bean
 	SecurityFilterChain securityFilterChain(HttpSecurity http, ClientAdministration clients,
-			SecurityProperties properties, JsonMapper json) {
+			SecurityProperties properties, RateLimitProperties rateLimit, JsonMapper json) {
 		ProblemWriter problems = new ProblemWriter(json);
+		BearerTokenFilter authentication = new BearerTokenFilter(clients, properties.adminToken(), problems);
 		return http.csrf((csrf) -> csrf.disable())
 			.sessionManagement((sessions) -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
 			.httpBasic((basic) -> basic.disable())
@@ -44,8 +46,8 @@ class SecurityConfiguration {
 			.logout((logout) -> logout.disable())
 			.requestCache((cache) -> cache.disable())
 			.anonymous((anonymous) -> anonymous.disable())
-			.addFilterBefore(new BearerTokenFilter(clients, properties.adminToken(), problems),
-					AuthorizationFilter.class)
+			.addFilterBefore(authentication, AuthorizationFilter.class)
+			.addFilterAfter(new RateLimitFilter(rateLimit, problems), BearerTokenFilter.class)
 			.exceptionHandling(
 					(exceptions) -> exceptions.authenticationEntryPoint(problems).accessDeniedHandler(problems))
 			.authorizeHttpRequests((requests) -> requests.requestMatchers("/actuator/health", "/actuator/health/**")

@@ -33,6 +33,7 @@ import dev.payonce.client.ClientId;
 import dev.payonce.client.CurrentClient;
 import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.idempotency.KeyDigests;
+import dev.payonce.idempotency.RecordQuota;
 import dev.payonce.idempotency.StoredResponse;
 import dev.payonce.payment.PaymentCommand;
 import dev.payonce.payment.PaymentId;
@@ -74,8 +75,11 @@ class PaymentController {
 
 	private final KeyDigests keyDigests;
 
+	private final RecordQuota quota;
+
 	PaymentController(PaymentService payments, PaymentRequestReader reader, PaymentResponses responses,
-			CurrentClient currentClient, KeyDigests keyDigests) {
+			CurrentClient currentClient, KeyDigests keyDigests, RecordQuota quota) {
+		this.quota = quota;
 		this.payments = payments;
 		this.reader = reader;
 		this.responses = responses;
@@ -143,6 +147,13 @@ class PaymentController {
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
 									examples = @ExampleObject(name = "idempotency-key-reused",
 											value = ProblemExamples.KEY_REUSED))),
+					@ApiResponse(responseCode = "429",
+							description = "Over the client's request rate, or the client holds the most live keys allowed",
+							headers = @Header(name = "Retry-After", description = "seconds to wait before retrying"),
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, examples = {
+									@ExampleObject(name = "rate-limit-exceeded", value = ProblemExamples.RATE_LIMITED),
+									@ExampleObject(name = "idempotency-quota-exceeded",
+											value = ProblemExamples.QUOTA_EXCEEDED) })),
 					@ApiResponse(responseCode = "503",
 							description = "The provider refused or its outcome is unknown; the payment stays PENDING and a retry with the same key resolves it",
 							headers = @Header(name = "Retry-After", description = "seconds to wait before retrying"),
@@ -157,6 +168,9 @@ class PaymentController {
 		ClientId clientId = this.currentClient.clientId();
 		IdempotencyKey key = idempotencyKey(headers.get(IDEMPOTENCY_KEY));
 		MDC.put("idempotencyKeyDigest", this.keyDigests.digest(clientId.value(), key));
+		this.quota.refusal(clientId.value(), key).ifPresent((retryAfter) -> {
+			throw PaymentProblems.quotaExceeded(retryAfter);
+		});
 		PaymentCommand command = this.reader.read(clientId, key, readLimited(body));
 		return switch (this.payments.pay(command)) {
 			case PaymentOutcome.Completed completed -> render(completed.response(), completed.replayed());
