@@ -31,7 +31,11 @@ public class KeyDigests {
 
 	private static final String HMAC = "HmacSHA256";
 
-	private final SecretKeySpec secret;
+	/**
+	 * Initialised once; each digest works on a clone, because a {@link Mac} is not
+	 * thread-safe and looking one up per call costs more than the HMAC.
+	 */
+	private final Mac prototype;
 
 	KeyDigests(KeyDigestProperties properties) {
 		byte[] key;
@@ -44,7 +48,13 @@ public class KeyDigests {
 			log.warn("payonce.idempotency.key-digest.secret is not set: idempotency-key digests in logs use a random "
 					+ "secret of this process and correlate only until it stops, and never across instances");
 		}
-		this.secret = new SecretKeySpec(key, HMAC);
+		try {
+			this.prototype = Mac.getInstance(HMAC);
+			this.prototype.init(new SecretKeySpec(key, HMAC));
+		}
+		catch (GeneralSecurityException ex) {
+			throw new IllegalStateException("HmacSHA256 is required of every Java platform", ex);
+		}
 	}
 
 	/**
@@ -55,15 +65,14 @@ public class KeyDigests {
 	 */
 	public String digest(String scope, IdempotencyKey key) {
 		try {
-			Mac mac = Mac.getInstance(HMAC);
-			mac.init(this.secret);
+			Mac mac = (Mac) this.prototype.clone();
 			// A line feed cannot occur in a scope or a key, so no two pairs give one
 			// input.
 			byte[] hmac = mac.doFinal((scope + "\n" + key.value()).getBytes(StandardCharsets.UTF_8));
 			return HexFormat.of().formatHex(hmac, 0, 8);
 		}
-		catch (GeneralSecurityException ex) {
-			throw new IllegalStateException("HmacSHA256 is required of every Java platform", ex);
+		catch (CloneNotSupportedException ex) {
+			throw new IllegalStateException("The JDK's HmacSHA256 can be cloned", ex);
 		}
 	}
 
