@@ -10,6 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
@@ -115,6 +116,21 @@ public class ClientAdministration {
 	// it.
 	public Optional<ClientId> authenticate(ApiKey key) {
 		return this.clients.findActiveByKeyDigest(key.digest());
+	}
+
+	/**
+	 * Authorisation at the point of effect: whether the client is still active and the
+	 * key with this digest still its active key, holding the client's row until the
+	 * caller's transaction ends (see {@link CurrentClient#confirmAuthorized()}).
+	 * @param clientId the authenticated client
+	 * @param keyDigest the digest of the key it authenticated with
+	 * @return {@code true} if both are still active
+	 * @throws org.springframework.transaction.IllegalTransactionStateException outside a
+	 * transaction
+	 */
+	@Transactional(propagation = Propagation.MANDATORY)
+	public boolean holdAuthorization(ClientId clientId, String keyDigest) {
+		return this.clients.holdActive(clientId, keyDigest);
 	}
 
 	/**

@@ -79,6 +79,30 @@ class Clients {
 			.update() == 1;
 	}
 
+	/**
+	 * Whether the client is active and the key with this digest is its active key, with
+	 * the client's row held {@code FOR KEY SHARE} until the caller's transaction ends.
+	 * Two statements on purpose: the first waits for a rotation or disable holding the
+	 * row and then reads its committed state; the second, a new statement, therefore sees
+	 * the keys that rotation committed. (In one joined statement PostgreSQL would recheck
+	 * only the locked row and read the key row as of the statement's start.) Locks in the
+	 * same order as {@link #lock}: client first.
+	 */
+	boolean holdActive(ClientId clientId, String keyDigest) {
+		boolean clientActive = this.jdbc.sql("SELECT disabled_at IS NULL FROM clients WHERE id = :id FOR KEY SHARE")
+			.param("id", clientId.value())
+			.query(Boolean.class)
+			.optional()
+			.orElse(false);
+		return clientActive && this.jdbc.sql("""
+				SELECT EXISTS (SELECT 1 FROM api_keys
+				               WHERE key_digest = :digest AND client_id = :clientId AND revoked_at IS NULL)""")
+			.param("digest", keyDigest)
+			.param("clientId", clientId.value())
+			.query(Boolean.class)
+			.single();
+	}
+
 	/** The active client owning an active key with this digest. */
 	Optional<ClientId> findActiveByKeyDigest(String digest) {
 		return this.jdbc.sql("""

@@ -108,7 +108,25 @@ public class IdempotencyService {
 	 * is then claimed
 	 */
 	public Claim claim(ClaimRequest request, Runnable createResource) {
-		Claim claim = claimWithinWait(request, createResource);
+		return claim(request, () -> {
+		}, createResource);
+	}
+
+	/**
+	 * Claims the request's key, first running {@code authorize} in each claim
+	 * transaction, before anything is read or written in it: the caller's authorisation
+	 * is checked at the point of effect, where it cannot race the check (issue 15, item
+	 * 1). A replay from the in-process cache, which has no effect, does not run it.
+	 * @param request the client, key, fingerprint and the id of the resource to create
+	 * @param authorize runs inside the claim transaction; throws to refuse, and then the
+	 * transaction rolls back and nothing is claimed, created or written
+	 * @param createResource as for {@link #claim(ClaimRequest, Runnable)}
+	 * @return the claim's outcome
+	 * @throws org.springframework.dao.DataAccessException if the database fails; nothing
+	 * is then claimed
+	 */
+	public Claim claim(ClaimRequest request, Runnable authorize, Runnable createResource) {
+		Claim claim = claimWithinWait(request, authorize, createResource);
 		this.claims.get(outcome(claim)).increment();
 		return claim;
 	}
@@ -122,11 +140,11 @@ public class IdempotencyService {
 		};
 	}
 
-	private Claim claimWithinWait(ClaimRequest request, Runnable createResource) {
+	private Claim claimWithinWait(ClaimRequest request, Runnable authorize, Runnable createResource) {
 		long deadline = System.nanoTime() + this.properties.inProgressWait().toNanos();
 		long pause = MIN_POLL.toNanos();
 		while (true) {
-			Claim claim = claimOnce(request, createResource);
+			Claim claim = claimOnce(request, authorize, createResource);
 			long left = deadline - System.nanoTime();
 			if (!(claim instanceof Claim.InProgress) || left <= 0) {
 				return claim;
@@ -140,7 +158,7 @@ public class IdempotencyService {
 		}
 	}
 
-	private Claim claimOnce(ClaimRequest request, Runnable createResource) {
+	private Claim claimOnce(ClaimRequest request, Runnable authorize, Runnable createResource) {
 		Optional<CompletedResponses.Completed> cached = this.completed.find(request.clientId(), request.key(),
 				this.clock.instant());
 		if (cached.isPresent()) {
@@ -148,7 +166,10 @@ public class IdempotencyService {
 					: new Claim.Mismatch();
 		}
 		for (int round = 0; round < MAX_CLAIM_ROUNDS; round++) {
-			Optional<Claim> claim = this.transactions.execute((status) -> attemptClaim(request, createResource));
+			Optional<Claim> claim = this.transactions.execute((status) -> {
+				authorize.run();
+				return attemptClaim(request, createResource);
+			});
 			if (claim != null && claim.isPresent()) {
 				return claim.get();
 			}

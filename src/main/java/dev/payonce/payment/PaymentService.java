@@ -65,18 +65,21 @@ public class PaymentService {
 	/**
 	 * Creates the payment, or answers what an earlier request with the same key decided.
 	 * @param command the validated request
+	 * @param authorize checks the caller's authorisation again inside the claim
+	 * transaction (point of effect) and throws to refuse; nothing is then written or
+	 * charged
 	 * @return the outcome to render
 	 * @throws org.springframework.dao.DataAccessException if the database fails before or
 	 * after the provider call; the key is then either unclaimed or held by a lease that a
 	 * later retry takes over
 	 */
-	public PaymentOutcome pay(PaymentCommand command) {
+	public PaymentOutcome pay(PaymentCommand command, Runnable authorize) {
 		PaymentId paymentId = PaymentId.random();
 		ClaimRequest request = new ClaimRequest(command.clientId(), command.idempotencyKey(), command.fingerprint(),
 				paymentId.value());
 		Payment pending = Payment.pending(paymentId, command.clientId(), command.orderId(), command.amount(),
 				command.paymentMethod(), now());
-		Claim claim = this.idempotency.claim(request, () -> this.payments.save(pending));
+		Claim claim = this.idempotency.claim(request, authorize, () -> this.payments.save(pending));
 		return switch (claim) {
 			case Claim.Replay replay -> new PaymentOutcome.Completed(replay.response(), true);
 			case Claim.Mismatch mismatch -> new PaymentOutcome.KeyReused();

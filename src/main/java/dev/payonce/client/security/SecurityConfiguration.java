@@ -13,13 +13,10 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.env.Profiles;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
-import org.springframework.security.core.Authentication;
-import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
 
 import dev.payonce.client.ClientAdministration;
-import dev.payonce.client.ClientId;
 import dev.payonce.client.CurrentClient;
 import dev.payonce.client.RateLimitProperties;
 import dev.payonce.client.SecurityProperties;
@@ -70,14 +67,8 @@ class SecurityConfiguration {
 	}
 
 	@Bean
-	CurrentClient currentClient() {
-		return () -> {
-			Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
-			if (authentication != null && authentication.getPrincipal() instanceof ClientId clientId) {
-				return clientId;
-			}
-			throw new IllegalStateException("The request is not authenticated as a client");
-		};
+	CurrentClient currentClient(ClientAdministration clients) {
+		return new SecurityContextCurrentClient(clients);
 	}
 
 	@Bean

@@ -172,7 +172,7 @@ class PaymentController {
 			throw PaymentProblems.quotaExceeded(retryAfter);
 		});
 		PaymentCommand command = this.reader.read(clientId, key, readLimited(body));
-		return switch (this.payments.pay(command)) {
+		return switch (this.payments.pay(command, this.currentClient::confirmAuthorized)) {
 			case PaymentOutcome.Completed completed -> render(completed.response(), completed.replayed());
 			case PaymentOutcome.KeyReused reused -> throw PaymentProblems.keyReused();
 			case PaymentOutcome.InProgress inProgress -> throw PaymentProblems.inProgress(inProgress.retryAfter());
