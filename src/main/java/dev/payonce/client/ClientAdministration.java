@@ -27,9 +27,12 @@ public class ClientAdministration {
 
 	private final Clock clock;
 
-	ClientAdministration(Clients clients, Clock clock) {
+	private final boolean devClientEnabled;
+
+	ClientAdministration(Clients clients, Clock clock, SecurityProperties security) {
 		this.clients = clients;
 		this.clock = clock;
+		this.devClientEnabled = security.devClient().enabled();
 	}
 
 	/**
@@ -110,11 +113,16 @@ public class ClientAdministration {
 	 * The active client an API key belongs to, looked up by the key's digest.
 	 * @param key the presented key
 	 * @return the client, or empty if the key is unknown or revoked or its client
-	 * disabled
+	 * disabled, and always empty for the development client's published key unless this
+	 * process runs with {@code payonce.security.dev-client.enabled=true}, whatever the
+	 * database holds
 	 */
 	// One statement in autocommit: this runs on every request, so no BEGIN/COMMIT around
 	// it.
 	public Optional<ClientId> authenticate(ApiKey key) {
+		if (!this.devClientEnabled && key.equals(SecurityProperties.DevClient.KEY)) {
+			return Optional.empty();
+		}
 		return this.clients.findActiveByKeyDigest(key.digest());
 	}
 
@@ -134,8 +142,9 @@ public class ClientAdministration {
 	}
 
 	/**
-	 * Makes sure a client with a fixed key exists; for the development client. Safe on
-	 * several instances at once.
+	 * Makes sure a client with a fixed, active key exists; for the development client. A
+	 * fixed key revoked by an earlier process is reinstated. Safe on several instances at
+	 * once.
 	 * @param clientId the client id
 	 * @param name its name
 	 * @param key its fixed key
@@ -144,7 +153,20 @@ public class ClientAdministration {
 	public void ensure(ClientId clientId, String name, ApiKey key) {
 		Instant now = now();
 		this.clients.insert(new Client(clientId, name, now, null));
-		this.clients.insertKey(clientId, key, now);
+		if (!this.clients.insertKey(clientId, key, now)) {
+			this.clients.reinstateKey(clientId, key);
+		}
+	}
+
+	/**
+	 * Revokes every active key of a client without disabling it; for the development
+	 * client when this process runs without it.
+	 * @param clientId the client
+	 * @return how many keys were active and are now revoked
+	 */
+	@Transactional
+	public int revokeKeys(ClientId clientId) {
+		return this.clients.revokeKeys(clientId, now());
 	}
 
 	private Instant now() {

@@ -63,6 +63,16 @@ class Clients {
 			.optional();
 	}
 
+	/** Makes a revoked key of the client active again; true if it was revoked. */
+	boolean reinstateKey(ClientId clientId, ApiKey key) {
+		return this.jdbc
+			.sql("UPDATE api_keys SET revoked_at = NULL WHERE key_digest = :digest AND client_id = :clientId "
+					+ "AND revoked_at IS NOT NULL")
+			.param("digest", key.digest())
+			.param("clientId", clientId.value())
+			.update() == 1;
+	}
+
 	/** Revokes every active key of the client; the count revoked. */
 	int revokeKeys(ClientId clientId, Instant now) {
 		return this.jdbc.sql("UPDATE api_keys SET revoked_at = :now WHERE client_id = :clientId AND revoked_at IS NULL")

@@ -36,7 +36,10 @@ public record IdempotencyKey(String value) {
 	/**
 	 * Reads the value of an {@code Idempotency-Key} header. The key may be sent bare
 	 * ({@code abc}) or as an RFC 8941 sf-string ({@code "abc"}, with {@code \"} and
-	 * {@code \\} escapes); both spellings name the same key.
+	 * {@code \\} escapes); both spellings name the same key. A comma outside an sf-string
+	 * is refused: it is what an intermediary makes of two {@code Idempotency-Key} lines
+	 * when it combines them (RFC 9110 section 5.3), and two keys name no one operation. A
+	 * key that needs a comma is sent as an sf-string ({@code "a,b"}).
 	 * @param headerValue the raw header field value
 	 * @return the key
 	 * @throws IllegalArgumentException if the value is not a valid key in either spelling
@@ -45,6 +48,10 @@ public record IdempotencyKey(String value) {
 		String trimmed = headerValue.strip();
 		if (trimmed.startsWith("\"")) {
 			return new IdempotencyKey(parseSfString(trimmed));
+		}
+		if (trimmed.indexOf(',') >= 0) {
+			throw new IllegalArgumentException(
+					"Idempotency key holds a comma outside an RFC 8941 string, as two combined header lines would");
 		}
 		return new IdempotencyKey(trimmed);
 	}

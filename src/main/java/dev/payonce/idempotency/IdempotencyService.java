@@ -1,5 +1,6 @@
 package dev.payonce.idempotency;
 
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -8,16 +9,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionCallback;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -42,6 +48,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * they expire.</li>
  * </ul>
  * Methods must not be called inside a caller's transaction: each one commits on its own.
+ * Each transaction declares READ COMMITTED. A serialization failure (SQLSTATE
+ * {@code 40001}) or deadlock (SQLSTATE {@code 40P01}) is retried up to
+ * {@value #MAX_TRANSIENT_RETRIES} times after a short jittered pause; a claim that still
+ * fails is answered {@link Claim.InProgress}, never as a database outage.
  */
 @Service
 public class IdempotencyService {
@@ -58,6 +68,12 @@ public class IdempotencyService {
 	private static final Duration MIN_POLL = Duration.ofMillis(20);
 
 	private static final Duration MAX_POLL = Duration.ofMillis(200);
+
+	/** Retries of a transaction that failed with SQLSTATE 40001 or 40P01. */
+	static final int MAX_TRANSIENT_RETRIES = 4;
+
+	/** The longest pause before such a retry; each pause is random up to it. */
+	private static final Duration MAX_TRANSIENT_PAUSE = Duration.ofMillis(25);
 
 	private final IdempotencyRecords records;
 
@@ -77,6 +93,9 @@ public class IdempotencyService {
 		this.records = records;
 		this.completed = completed;
 		this.transactions = new TransactionTemplate(transactionManager);
+		// The claim's guarantees are argued for READ COMMITTED (ON CONFLICT DO NOTHING
+		// then a fresh read of the winner's row), whatever the database's default is.
+		this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
 		this.properties = properties;
 		this.clock = clock;
 		for (String outcome : List.of("acquired", "takeover", "replayed", "mismatch", "in_progress")) {
@@ -166,10 +185,18 @@ public class IdempotencyService {
 					: new Claim.Mismatch();
 		}
 		for (int round = 0; round < MAX_CLAIM_ROUNDS; round++) {
-			Optional<Claim> claim = this.transactions.execute((status) -> {
-				authorize.run();
-				return attemptClaim(request, createResource);
-			});
+			Optional<Claim> claim;
+			try {
+				claim = inTransaction((status) -> {
+					authorize.run();
+					return attemptClaim(request, createResource);
+				});
+			}
+			catch (TransientDatabaseConflict ex) {
+				log.info("Claim lost to concurrent transactions {} times; answered in progress",
+						MAX_TRANSIENT_RETRIES + 1);
+				return new Claim.InProgress(this.properties.retryAfter());
+			}
 			if (claim != null && claim.isPresent()) {
 				return claim.get();
 			}
@@ -235,25 +262,36 @@ public class IdempotencyService {
 	 * @param lease the lease from {@link Claim.Acquired}
 	 * @param finish updates the resource and returns the response to store; runs inside
 	 * the completion transaction
-	 * @return the stored response; empty if the lease was stale and nothing was stored
+	 * @return the stored response; empty if the lease was stale, or the completion lost
+	 * to concurrent transactions on every retry, and nothing was stored (the lease then
+	 * runs out and a retry takes the record over)
 	 * @throws org.springframework.dao.DataAccessException if the database fails; the
 	 * record then stays IN_PROGRESS and its lease expires for a later takeover
 	 */
 	public Optional<StoredResponse> complete(Lease lease, Supplier<StoredResponse> finish) {
-		Optional<StoredResponse> stored = this.transactions.execute((status) -> {
-			// Fence first: a stale attempt must not even run finish, whose resource is no
-			// longer its own.
-			if (!this.records.lockIfHeld(lease)) {
+		Optional<StoredResponse> stored;
+		try {
+			stored = inTransaction((status) -> {
+				// Fence first: a stale attempt must not even run finish, whose resource
+				// is no
+				// longer its own.
+				if (!this.records.lockIfHeld(lease)) {
+					return Optional.<StoredResponse>empty();
+				}
+				StoredResponse response = finish.get();
+				Instant now = this.clock.instant();
+				if (this.records.complete(lease, response, now, now.plus(this.properties.retention()))) {
+					return Optional.of(response);
+				}
+				status.setRollbackOnly();
 				return Optional.<StoredResponse>empty();
-			}
-			StoredResponse response = finish.get();
-			Instant now = this.clock.instant();
-			if (this.records.complete(lease, response, now, now.plus(this.properties.retention()))) {
-				return Optional.of(response);
-			}
-			status.setRollbackOnly();
-			return Optional.<StoredResponse>empty();
-		});
+			});
+		}
+		catch (TransientDatabaseConflict ex) {
+			log.info("Completion lost to concurrent transactions {} times: client={} resource={} attempt={}",
+					MAX_TRANSIENT_RETRIES + 1, lease.clientId(), lease.resourceId(), lease.attempt());
+			return Optional.empty();
+		}
 		if (stored == null || stored.isEmpty()) {
 			log.warn("Stale attempt's completion rejected: client={} resource={} attempt={}", lease.clientId(),
 					lease.resourceId(), lease.attempt());
@@ -270,7 +308,16 @@ public class IdempotencyService {
 	 * @return {@code true} if released; {@code false} if the lease was stale
 	 */
 	public boolean release(Lease lease) {
-		Boolean released = this.transactions.execute((status) -> this.records.release(lease, this.clock.instant()));
+		Boolean released;
+		try {
+			released = inTransaction((status) -> this.records.release(lease, this.clock.instant()));
+		}
+		catch (TransientDatabaseConflict ex) {
+			// The lease runs out by itself; a retry then takes the record over.
+			log.info("Release lost to concurrent transactions: client={} resource={} attempt={}", lease.clientId(),
+					lease.resourceId(), lease.attempt());
+			return false;
+		}
 		if (!Boolean.TRUE.equals(released)) {
 			log.warn("Stale attempt's release rejected: client={} resource={} attempt={}", lease.clientId(),
 					lease.resourceId(), lease.attempt());
@@ -291,7 +338,7 @@ public class IdempotencyService {
 	 */
 	public List<Lease> takeOverStale(Duration staleAfter, int limit) {
 		Instant now = this.clock.instant();
-		List<Lease> leases = this.transactions.execute((status) -> this.records.takeOverStale(now.minus(staleAfter),
+		List<Lease> leases = inTransaction((status) -> this.records.takeOverStale(now.minus(staleAfter),
 				now.plus(this.properties.lease()), limit));
 		return (leases != null) ? leases : List.of();
 	}
@@ -319,6 +366,52 @@ public class IdempotencyService {
 	 */
 	public Duration retryAfter() {
 		return this.properties.retryAfter();
+	}
+
+	/**
+	 * Runs one READ COMMITTED transaction, again after a jittered pause when PostgreSQL
+	 * aborted it as a serialization failure or deadlock loser (nothing of it committed).
+	 * @throws TransientDatabaseConflict when every try failed so
+	 */
+	private <T> @Nullable T inTransaction(TransactionCallback<T> work) {
+		for (int attempt = 0;; attempt++) {
+			try {
+				return this.transactions.execute(work);
+			}
+			catch (RuntimeException ex) {
+				if (!isTransientConflict(ex)) {
+					throw ex;
+				}
+				if (attempt >= MAX_TRANSIENT_RETRIES) {
+					throw new TransientDatabaseConflict(ex);
+				}
+				if (!pause(ThreadLocalRandom.current().nextLong(1, MAX_TRANSIENT_PAUSE.toNanos()))) {
+					throw new TransientDatabaseConflict(ex);
+				}
+			}
+		}
+	}
+
+	/** SQLSTATE 40001 (serialization_failure) or 40P01 (deadlock_detected). */
+	static boolean isTransientConflict(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause instanceof SQLException sql
+					&& ("40001".equals(sql.getSQLState()) || "40P01".equals(sql.getSQLState()))) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * A transaction lost to concurrent ones on every try: a conflict, not an outage.
+	 */
+	static final class TransientDatabaseConflict extends ConcurrencyFailureException {
+
+		TransientDatabaseConflict(Throwable cause) {
+			super("Transaction aborted by concurrent transactions on every try", cause);
+		}
+
 	}
 
 	private Duration retryAfter(Instant now, Instant lockedUntil) {

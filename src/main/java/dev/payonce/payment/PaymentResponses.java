@@ -1,18 +1,20 @@
 package dev.payonce.payment;
 
+import java.net.URI;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 
 import dev.payonce.idempotency.StoredResponse;
-import dev.payonce.web.ProblemTypes;
+import dev.payonce.web.Problems;
 
 /**
  * Renders the final answers that are stored with the idempotency record and replayed byte
@@ -60,16 +62,12 @@ public class PaymentResponses {
 	 */
 	private StoredResponse paymentRequired(Payment payment, String slug, String title, String detail,
 			Map<String, @Nullable Object> extensions) {
-		Map<String, @Nullable Object> problem = new LinkedHashMap<>();
-		problem.put("type", ProblemTypes.of(slug).toString());
-		problem.put("title", title);
-		problem.put("status", 402);
-		problem.put("detail", detail);
-		problem.put("instance", "/payments");
-		problem.put("paymentId", payment.id().toString());
-		problem.putAll(extensions);
+		ProblemDetail problem = Problems.of(HttpStatus.PAYMENT_REQUIRED, slug, title, detail);
+		problem.setInstance(URI.create("/payments"));
+		problem.setProperty("paymentId", payment.id().toString());
+		extensions.forEach(problem::setProperty);
 		return new StoredResponse(402, Map.of(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_PROBLEM_JSON_VALUE),
-				this.json.writeValueAsString(problem));
+				Problems.json(problem));
 	}
 
 }

@@ -4,7 +4,6 @@ import java.time.Duration;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.ProblemDetail;
 import org.springframework.web.ErrorResponseException;
 
 /**
@@ -22,17 +21,7 @@ public class ApiProblem extends ErrorResponseException {
 	 * @param detail this occurrence, for the client
 	 */
 	public ApiProblem(HttpStatus status, String slug, String title, String detail) {
-		super(status, problem(status, slug, title, detail), null);
-	}
-
-	/**
-	 * A Payonce problem body: its stable type, title and detail. Also used by the advice.
-	 */
-	static ProblemDetail problem(HttpStatus status, String slug, String title, String detail) {
-		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
-		problem.setType(ProblemTypes.of(slug));
-		problem.setTitle(title);
-		return problem;
+		super(status, Problems.of(status, slug, title, detail), null);
 	}
 
 	/**

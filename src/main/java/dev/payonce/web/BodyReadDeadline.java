@@ -15,7 +15,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
 import org.springframework.stereotype.Component;
+import org.springframework.web.ErrorResponseException;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -26,7 +28,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * claimed or written by then: every handler reads its body before it acts.
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE + 1)
+@Order(Ordered.HIGHEST_PRECEDENCE + 2)
 class BodyReadDeadline extends OncePerRequestFilter {
 
 	private final Duration timeout;
@@ -102,8 +104,10 @@ class BodyReadDeadline extends OncePerRequestFilter {
 		private void checkDeadline() {
 			if (System.nanoTime() - this.deadline > 0 && !this.body.isFinished()) {
 				this.expired = true;
-				throw new ApiProblem(HttpStatus.REQUEST_TIMEOUT, "request-timeout", "Request timeout",
-						"The request body did not arrive within " + this.timeout.toMillis() + " ms of its headers.");
+				ProblemDetail problem = Problems.forStatus(408);
+				problem.setDetail("The request body did not arrive within " + this.timeout.toMillis()
+						+ " ms of its headers. Retrying with the same Idempotency-Key is safe.");
+				throw new ErrorResponseException(HttpStatus.REQUEST_TIMEOUT, problem, null);
 			}
 		}
 

@@ -1,8 +1,9 @@
 package dev.payonce.web;
 
-import java.net.URI;
+import java.io.IOException;
 import java.util.Map;
 
+import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,6 +15,7 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.security.web.firewall.RequestRejectedException;
 import org.springframework.transaction.TransactionException;
 import org.springframework.web.ErrorResponse;
 import org.springframework.web.bind.MethodArgumentNotValidException;
@@ -23,9 +25,11 @@ import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 /**
- * The one place errors become RFC 9457 problems. Spring MVC's own exceptions (404, 405,
- * 415, ...) get a stable Payonce type in place of {@code about:blank};
- * {@link ApiProblem}s pass as thrown; anything unexpected is logged with its stack and
+ * The one place Spring MVC's errors become RFC 9457 problems, all built by
+ * {@link Problems}. Spring MVC's own exceptions (404, 405, 415, ...) get a stable Payonce
+ * type in place of {@code about:blank}; {@link ApiProblem}s pass as thrown; a database
+ * failure is {@code 503 service-unavailable}; a client that hangs up or stalls is not a
+ * bug and is never logged at ERROR; anything else is a bug, logged with its stack and
  * answered with a generic problem that reveals nothing.
  */
 @RestControllerAdvice
@@ -33,45 +37,58 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 
 	private static final Logger log = LoggerFactory.getLogger(ProblemDetailsAdvice.class);
 
-	/** Slugs for the statuses Spring MVC raises by itself. */
-	private static final Map<Integer, String> SLUGS = Map.of(400, "invalid-request", 404, "not-found", 405,
-			"method-not-allowed", 406, "not-acceptable", 413, "payload-too-large", 415, "unsupported-media-type", 500,
-			"internal-error", 503, "service-unavailable");
-
-	/**
-	 * Payonce's own words for Spring MVC's errors, whose details name framework
-	 * internals.
-	 */
-	private static final Map<Integer, String[]> TEXTS = Map.of(400,
-			new String[] { "Invalid request", "The request is malformed." }, 404,
-			new String[] { "Not found", "No such resource." }, 405,
-			new String[] { "Method not allowed", "This resource does not support the method." }, 406,
-			new String[] { "Not acceptable", "This resource answers application/json or application/problem+json." },
-			415, new String[] { "Unsupported media type", "Send the request body as application/json." });
-
 	@ExceptionHandler({ DataAccessException.class, TransactionException.class })
 	ResponseEntity<Object> databaseUnavailable(Exception ex, WebRequest request) {
-		log.error("Database failure while handling a request", ex);
-		ProblemDetail problem = ApiProblem.problem(HttpStatus.SERVICE_UNAVAILABLE, "service-unavailable",
-				"Service unavailable",
-				"The service could not reach its database. Retrying with the same Idempotency-Key is safe.");
+		Failures.logDatabaseFailure(log, ex);
 		HttpHeaders headers = new HttpHeaders();
-		headers.set(HttpHeaders.RETRY_AFTER, "1");
-		return handleExceptionInternal(ex, problem, headers, HttpStatus.SERVICE_UNAVAILABLE, request);
+		headers.set(HttpHeaders.RETRY_AFTER, Problems.DATABASE_RETRY_AFTER_SECONDS);
+		return handleExceptionInternal(ex, Problems.forStatus(503), headers, HttpStatus.SERVICE_UNAVAILABLE, request);
+	}
+
+	/**
+	 * The firewall refuses a request part only when code reads it (a header or parameter
+	 * value); its message quotes the value, so it is never logged or shown.
+	 */
+	@ExceptionHandler(RequestRejectedException.class)
+	ResponseEntity<Object> rejected(RequestRejectedException ex, WebRequest request) {
+		log.debug("Request rejected by the firewall: {}", ex.getClass().getSimpleName());
+		return handleExceptionInternal(ex, Problems.rejectedRequest(), new HttpHeaders(), HttpStatus.BAD_REQUEST,
+				request);
+	}
+
+	/**
+	 * Reading the body failed because the client hung up (nothing can be answered) or
+	 * stalled past the connection timeout ({@code 408 request-timeout}).
+	 */
+	@ExceptionHandler(IOException.class)
+	@Nullable ResponseEntity<Object> bodyNotRead(IOException ex, WebRequest request, HttpServletResponse response)
+			throws IOException {
+		if (Failures.isTimeout(ex) && !response.isCommitted()) {
+			log.info("Request body timed out; answered 408");
+			response.setHeader(HttpHeaders.CONNECTION, "close");
+			return handleExceptionInternal(ex, Problems.forStatus(408), new HttpHeaders(), HttpStatus.REQUEST_TIMEOUT,
+					request);
+		}
+		if (Failures.isClientGone(ex) || response.isCommitted()) {
+			// Tomcat has answered already (a timed-out body is its 408) or nobody
+			// listens.
+			log.debug("Client went away while the request was handled: {}", ex.getClass().getSimpleName());
+			return null;
+		}
+		return unexpected(ex, request);
 	}
 
 	@ExceptionHandler(Exception.class)
 	ResponseEntity<Object> unexpected(Exception ex, WebRequest request) {
 		log.error("Unexpected failure while handling a request", ex);
-		ProblemDetail problem = ApiProblem.problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal-error", "Internal error",
-				"An unexpected error occurred.");
-		return handleExceptionInternal(ex, problem, new HttpHeaders(), HttpStatus.INTERNAL_SERVER_ERROR, request);
+		return handleExceptionInternal(ex, Problems.forStatus(500), new HttpHeaders(), HttpStatus.INTERNAL_SERVER_ERROR,
+				request);
 	}
 
 	@Override
 	protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex,
 			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-		ProblemDetail problem = ApiProblem.problem(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
+		ProblemDetail problem = Problems.of(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
 				"The request body breaks the contract; see errors.");
 		problem.setProperty("errors",
 				ex.getFieldErrors()
@@ -86,7 +103,7 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 	protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
 			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
 		// The parser's message quotes the input and names classes: never pass it on.
-		ProblemDetail problem = ApiProblem.problem(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
+		ProblemDetail problem = Problems.of(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
 				"The request body is not valid JSON of the expected shape.");
 		return handleExceptionInternal(ex, problem, headers, HttpStatus.BAD_REQUEST, request);
 	}
@@ -104,13 +121,11 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 		else {
 			problem = ProblemDetail.forStatus(statusCode);
 		}
-		if (problem.getType() == null || URI.create("about:blank").equals(problem.getType())) {
-			problem.setType(ProblemTypes.of(SLUGS.getOrDefault(statusCode.value(), "http-" + statusCode.value())));
-			String[] text = TEXTS.get(statusCode.value());
-			if (text != null) {
-				problem.setTitle(text[0]);
-				problem.setDetail(text[1]);
-			}
+		if (Problems.isUntyped(problem)) {
+			ProblemDetail standard = Problems.forStatus(statusCode.value());
+			problem.setType(standard.getType());
+			problem.setTitle(standard.getTitle());
+			problem.setDetail(standard.getDetail());
 		}
 		return super.handleExceptionInternal(ex, problem, headers, statusCode, request);
 	}

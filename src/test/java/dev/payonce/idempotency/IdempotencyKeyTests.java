@@ -59,6 +59,17 @@ class IdempotencyKeyTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> IdempotencyKey.fromHeader(header));
 	}
 
+	@ParameterizedTest
+	@ValueSource(strings = { "a,b", "a, b", "order-1,order-1", ",", "abc,", ",abc", "\"a\", \"b\"", "\"a\",b" })
+	void rejectsValuesThatCouldBeTwoCombinedHeaderLines(String header) {
+		assertThatIllegalArgumentException().isThrownBy(() -> IdempotencyKey.fromHeader(header));
+	}
+
+	@Test
+	void acceptsCommaInsideAnRfc8941String() {
+		assertThat(IdempotencyKey.fromHeader("\"a,b\"")).isEqualTo(new IdempotencyKey("a,b"));
+	}
+
 	@Test
 	void neverPrintsTheKey() {
 		assertThat(new IdempotencyKey("order-4711")).hasToString("IdempotencyKey[length=10]");

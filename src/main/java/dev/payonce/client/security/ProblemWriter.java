@@ -1,63 +1,64 @@
 package dev.payonce.client.security;
 
 import java.io.IOException;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.net.URI;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import tools.jackson.databind.json.JsonMapper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.access.AccessDeniedHandler;
+import org.springframework.security.web.firewall.RequestRejectedException;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
 
-import dev.payonce.web.ProblemTypes;
+import dev.payonce.web.Problems;
 
 /**
- * Answers authentication and authorisation failures as RFC 9457 problems, before any
- * controller runs: 401 {@code unauthorized} with {@code WWW-Authenticate: Bearer} (RFC
- * 6750), 403 {@code forbidden}. The body never says which part of the credential was
- * wrong.
+ * Answers authentication, authorisation and firewall refusals as RFC 9457 problems built
+ * by {@link Problems}, before any controller runs: 401 {@code unauthorized} with
+ * {@code WWW-Authenticate: Bearer} (RFC 6750), 403 {@code forbidden}, 400
+ * {@code invalid-request} for a request line the firewall refuses (including a method it
+ * does not know). The body never says which part of the credential was wrong, and nothing
+ * logged quotes the request.
  */
-final class ProblemWriter implements AuthenticationEntryPoint, AccessDeniedHandler {
+final class ProblemWriter implements AuthenticationEntryPoint, AccessDeniedHandler, RequestRejectedHandler {
+
+	private static final Logger log = LoggerFactory.getLogger(ProblemWriter.class);
 
 	static final String CHALLENGE = "Bearer realm=\"payonce\"";
-
-	private final JsonMapper json;
-
-	ProblemWriter(JsonMapper json) {
-		this.json = json;
-	}
 
 	@Override
 	public void commence(HttpServletRequest request, HttpServletResponse response,
 			AuthenticationException authException) throws IOException {
 		response.setHeader(HttpHeaders.WWW_AUTHENTICATE, CHALLENGE);
-		write(request, response, 401, "unauthorized", "Unauthorized",
-				"Send valid credentials as Authorization: Bearer <token>: an API key, or the admin token for the admin API.");
+		write(request, response, Problems.forStatus(401));
 	}
 
 	@Override
 	public void handle(HttpServletRequest request, HttpServletResponse response,
 			AccessDeniedException accessDeniedException) throws IOException {
-		write(request, response, 403, "forbidden", "Forbidden", "These credentials may not use this endpoint.");
+		write(request, response, Problems.forStatus(403));
 	}
 
-	void write(HttpServletRequest request, HttpServletResponse response, int status, String slug, String title,
-			String detail) throws IOException {
-		Map<String, Object> problem = new LinkedHashMap<>();
-		problem.put("type", ProblemTypes.of(slug).toString());
-		problem.put("title", title);
-		problem.put("status", status);
-		problem.put("detail", detail);
-		problem.put("instance", request.getRequestURI());
-		response.setStatus(status);
-		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-		response.getOutputStream().write(this.json.writeValueAsBytes(problem));
+	@Override
+	public void handle(HttpServletRequest request, HttpServletResponse response,
+			RequestRejectedException requestRejectedException) throws IOException {
+		// The exception's message quotes the refused part of the request: never logged.
+		log.debug("Request rejected by the firewall: {}", requestRejectedException.getClass().getSimpleName());
+		response.setHeader(HttpHeaders.CONNECTION, "close");
+		Problems.write(response, Problems.rejectedRequest());
+	}
+
+	private static void write(HttpServletRequest request, HttpServletResponse response, ProblemDetail problem)
+			throws IOException {
+		problem.setInstance(URI.create(request.getRequestURI()));
+		Problems.write(response, problem);
 	}
 
 }

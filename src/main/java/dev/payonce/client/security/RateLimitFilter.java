@@ -1,6 +1,7 @@
 package dev.payonce.client.security;
 
 import java.io.IOException;
+import java.net.URI;
 import java.time.Duration;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -14,12 +15,15 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import dev.payonce.client.ClientId;
 import dev.payonce.client.RateLimitProperties;
+import dev.payonce.web.Problems;
 
 /**
  * The per-client request rate limit ({@link RateLimitProperties}): one Bucket4j token
@@ -32,8 +36,6 @@ final class RateLimitFilter extends OncePerRequestFilter {
 
 	private final RateLimitProperties properties;
 
-	private final ProblemWriter problems;
-
 	/**
 	 * Buckets of recently active clients; an idle client's bucket is full again anyway,
 	 * so dropping it after a minute loses nothing.
@@ -43,9 +45,8 @@ final class RateLimitFilter extends OncePerRequestFilter {
 		.expireAfterAccess(Duration.ofMinutes(1))
 		.build();
 
-	RateLimitFilter(RateLimitProperties properties, ProblemWriter problems) {
+	RateLimitFilter(RateLimitProperties properties) {
 		this.properties = properties;
-		this.problems = problems;
 	}
 
 	@Override
@@ -63,9 +64,11 @@ final class RateLimitFilter extends OncePerRequestFilter {
 		}
 		long retryAfterSeconds = Math.max(1, (probe.getNanosToWaitForRefill() + 999_999_999L) / 1_000_000_000L);
 		response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
-		this.problems.write(request, response, 429, "rate-limit-exceeded", "Too many requests",
+		ProblemDetail problem = Problems.of(HttpStatus.TOO_MANY_REQUESTS, "rate-limit-exceeded", "Too many requests",
 				"This client sent more than " + this.properties.requestsPerSecond()
 						+ " requests a second. Retry after the time in Retry-After.");
+		problem.setInstance(URI.create(request.getRequestURI()));
+		Problems.write(response, problem);
 	}
 
 	private Bucket bucket(ClientId clientId) {

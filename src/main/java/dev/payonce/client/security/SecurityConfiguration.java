@@ -2,7 +2,6 @@ package dev.payonce.client.security;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -15,6 +14,8 @@ import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
+import org.springframework.security.web.firewall.StrictHttpFirewall;
 
 import dev.payonce.client.ClientAdministration;
 import dev.payonce.client.CurrentClient;
@@ -33,8 +34,8 @@ class SecurityConfiguration {
 
 	@Bean
 	SecurityFilterChain securityFilterChain(HttpSecurity http, ClientAdministration clients,
-			SecurityProperties properties, RateLimitProperties rateLimit, JsonMapper json) {
-		ProblemWriter problems = new ProblemWriter(json);
+			SecurityProperties properties, RateLimitProperties rateLimit) {
+		ProblemWriter problems = new ProblemWriter();
 		BearerTokenFilter authentication = new BearerTokenFilter(clients, properties.adminToken(), problems);
 		return http.csrf((csrf) -> csrf.disable())
 			.sessionManagement((sessions) -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
@@ -44,7 +45,7 @@ class SecurityConfiguration {
 			.requestCache((cache) -> cache.disable())
 			.anonymous((anonymous) -> anonymous.disable())
 			.addFilterBefore(authentication, AuthorizationFilter.class)
-			.addFilterAfter(new RateLimitFilter(rateLimit, problems), BearerTokenFilter.class)
+			.addFilterAfter(new RateLimitFilter(rateLimit), BearerTokenFilter.class)
 			.exceptionHandling(
 					(exceptions) -> exceptions.authenticationEntryPoint(problems).accessDeniedHandler(problems))
 			.authorizeHttpRequests((requests) -> requests.requestMatchers("/actuator/health", "/actuator/health/**")
@@ -64,6 +65,31 @@ class SecurityConfiguration {
 				.anyRequest()
 				.authenticated())
 			.build();
+	}
+
+	/**
+	 * Spring Security's firewall, with one change: a header value may hold any octet
+	 * Tomcat accepts (RFC 9110 field-vchar, obs-text included). The default refuses C1
+	 * controls ({@code 0x80}-{@code 0x9F}, common in UTF-8 text read as ISO-8859-1) only
+	 * when code first reads the header, which turned an emoji in any header into a 500.
+	 * Payonce validates the headers it reads ({@code Idempotency-Key},
+	 * {@code Authorization}) itself and ignores the rest.
+	 */
+	@Bean
+	StrictHttpFirewall httpFirewall() {
+		StrictHttpFirewall firewall = new StrictHttpFirewall();
+		firewall
+			.setAllowedHeaderValues((value) -> value.chars().noneMatch((c) -> (c < 0x20 && c != '\t') || c == 0x7F));
+		return firewall;
+	}
+
+	/**
+	 * Answers what the firewall refuses (a path parameter such as {@code ;x=1}, an
+	 * encoded slash, {@code ..}, a method it does not know) as a problem.
+	 */
+	@Bean
+	RequestRejectedHandler requestRejectedHandler() {
+		return new ProblemWriter();
 	}
 
 	@Bean
@@ -91,6 +117,19 @@ class SecurityConfiguration {
 				.ensure(SecurityProperties.DevClient.ID, "Development client", SecurityProperties.DevClient.KEY);
 			log.warn("The development client {} is enabled with its published test key: never do this where real "
 					+ "money moves (payonce.security.dev-client.enabled)", SecurityProperties.DevClient.ID);
+		}
+		else {
+			// An earlier process with the flag on (the local profile) may have left the
+			// published key active in this database.
+			int revoked = event.getApplicationContext()
+				.getBean(ClientAdministration.class)
+				.revokeKeys(SecurityProperties.DevClient.ID);
+			if (revoked > 0) {
+				log.warn(
+						"The development client {} was disabled: its published test key, left active by an earlier "
+								+ "run, is revoked (payonce.security.dev-client.enabled is false)",
+						SecurityProperties.DevClient.ID);
+			}
 		}
 	}
 

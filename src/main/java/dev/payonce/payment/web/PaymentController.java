@@ -41,6 +41,7 @@ import dev.payonce.payment.PaymentOutcome;
 import dev.payonce.payment.PaymentReceipt;
 import dev.payonce.payment.PaymentResponses;
 import dev.payonce.payment.PaymentService;
+import dev.payonce.web.BodySizeFilter;
 
 /**
  * {@code POST /payments} and {@code GET /payments/{id}} (DESIGN.md section 2).
@@ -63,7 +64,7 @@ class PaymentController {
 	static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
 
 	/** The largest request body accepted, in bytes (16 KiB). */
-	static final int MAX_BODY_BYTES = 16 * 1024;
+	static final int MAX_BODY_BYTES = BodySizeFilter.MAX_BODY_BYTES;
 
 	private final PaymentService payments;
 
@@ -129,6 +130,10 @@ class PaymentController {
 									examples = {
 											@ExampleObject(name = "payment-declined", value = ProblemExamples.DECLINED),
 											@ExampleObject(name = "payment-failed", value = ProblemExamples.FAILED) })),
+					@ApiResponse(responseCode = "408", description = "The body stalled; nothing stored",
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = @ExampleObject(name = "request-timeout",
+											value = ProblemExamples.REQUEST_TIMEOUT))),
 					@ApiResponse(responseCode = "409", description = "A request with this key is still in progress",
 							headers = @Header(name = "Retry-After", description = "seconds to wait before retrying"),
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,

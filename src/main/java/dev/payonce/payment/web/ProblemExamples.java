@@ -35,6 +35,10 @@ final class ProblemExamples {
 			+ "\"detail\":\"The payment provider never processed this payment and nothing was charged. Use a new Idempotency-Key to try again.\","
 			+ "\"instance\":\"/payments\",\"paymentId\":\"6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a\"}";
 
+	static final String REQUEST_TIMEOUT = "{\"type\":\"" + BASE
+			+ "request-timeout\",\"title\":\"Request timeout\",\"status\":408,"
+			+ "\"detail\":\"The request body did not arrive in time. Retrying with the same Idempotency-Key is safe.\"}";
+
 	static final String IN_PROGRESS = "{\"type\":\"" + BASE
 			+ "idempotency-request-in-progress\",\"title\":\"Request in progress\",\"status\":409,"
 			+ "\"detail\":\"A request with this Idempotency-Key is still being processed. Retry after the Retry-After interval.\","

@@ -1,9 +1,13 @@
 package dev.payonce.payment.web;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -11,6 +15,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,6 +36,7 @@ import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * DESIGN.md section 6: many concurrent requests with one key make exactly one provider
@@ -56,6 +64,9 @@ class ConcurrentPaymentIntegrationTests {
 
 	@Autowired
 	MeterRegistry meters;
+
+	@Autowired
+	DataSource dataSource;
 
 	PaymentsApi api;
 
@@ -133,17 +144,101 @@ class ConcurrentPaymentIntegrationTests {
 		}
 	}
 
+	@Test
+	void answersConflictNotOutageWhenTheDatabaseDefaultsToSerializable() throws Exception {
+		String database = this.jdbc.sql("SELECT current_database()").query(String.class).single();
+		this.jdbc.sql("ALTER DATABASE \"" + database + "\" SET default_transaction_isolation = 'serializable'")
+			.update();
+		try {
+			freshConnections();
+			assertThat(this.jdbc.sql("SHOW default_transaction_isolation").query(String.class).single())
+				.isEqualTo("serializable");
+			String key = "serializable-" + UUID.randomUUID();
+			String orderId = "order-" + UUID.randomUUID();
+			String body = PaymentIdempotencyIntegrationTests.body(orderId, 2700, "ILS");
+
+			List<Reply> replies = sendTogether(32, (i) -> this.api.pay(key, body));
+
+			assertThat(replies).allSatisfy((reply) -> assertThat(reply.status()).isIn(201, 409));
+			List<Reply> created = replies.stream().filter((reply) -> reply.status() == 201).toList();
+			assertThat(created.stream().filter((reply) -> reply.header("Idempotent-Replayed").isEmpty())).hasSize(1);
+			assertThat(replies.stream().filter((reply) -> reply.status() == 409))
+				.allSatisfy((reply) -> assertThat(reply.problemType())
+					.isEqualTo("https://payonce.dev/problems/idempotency-request-in-progress"));
+			assertThat(count("SELECT count(*) FROM payments WHERE order_id = ?", orderId)).isEqualTo(1);
+			assertThat(count("SELECT count(*) FROM simulated_provider_charges WHERE provider_idempotency_key = ?",
+					"payonce-payment-" + created.get(0).field("id")))
+				.isEqualTo(1);
+		}
+		finally {
+			this.jdbc.sql("ALTER DATABASE \"" + database + "\" RESET default_transaction_isolation").update();
+			freshConnections();
+		}
+	}
+
+	@Test
+	void answersConflictNotOutageWhenAClaimMeetsAConcurrentInsertUnderSerializable() throws Exception {
+		String database = this.jdbc.sql("SELECT current_database()").query(String.class).single();
+		this.jdbc.sql("ALTER DATABASE \"" + database + "\" SET default_transaction_isolation = 'serializable'")
+			.update();
+		String key = "serializable-race-" + UUID.randomUUID();
+		try (Connection competitor = this.dataSource.getConnection()) {
+			freshConnections();
+			// Another transaction inserts the key's record and holds it uncommitted: the
+			// request's claim waits on it, and under SERIALIZABLE would then fail with
+			// SQLSTATE 40001.
+			competitor.setAutoCommit(false);
+			try (PreparedStatement insert = competitor.prepareStatement(
+					"""
+							INSERT INTO idempotency_records (client_id, idempotency_key, request_fingerprint, status,
+							    locked_until, attempt, resource_id, created_at)
+							VALUES ('cli_development', ?, repeat('0', 64), 'IN_PROGRESS', now() + interval '1 minute', 1, ?, now())""")) {
+				insert.setString(1, key);
+				insert.setObject(2, UUID.randomUUID());
+				insert.executeUpdate();
+			}
+			CompletableFuture<Reply> reply = CompletableFuture.supplyAsync(() -> this.api.pay(key,
+					PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 2800, "ILS")));
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> this.jdbc.sql("""
+						SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
+						AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO idempotency_records%'""")
+					.query(Long.class)
+					.single() == 1);
+
+			competitor.commit();
+
+			Reply answer = reply.get(30, TimeUnit.SECONDS);
+			assertThat(answer.status()).isIn(409, 422);
+			assertThat(answer.problemType()).isNotEqualTo("https://payonce.dev/problems/service-unavailable");
+		}
+		finally {
+			this.jdbc.sql("ALTER DATABASE \"" + database + "\" RESET default_transaction_isolation").update();
+			freshConnections();
+			this.jdbc.sql("DELETE FROM idempotency_records WHERE idempotency_key = ?").param(key).update();
+		}
+	}
+
+	/** Pooled connections keep the session defaults they started with: replace them. */
+	private void freshConnections() {
+		((HikariDataSource) this.dataSource).getHikariPoolMXBean().softEvictConnections();
+	}
+
 	private List<Reply> sendTogether(String key, String body) throws Exception {
 		return sendTogether((i) -> this.api.pay(key, body));
 	}
 
 	private List<Reply> sendTogether(IntFunction<Reply> request) throws Exception {
-		CountDownLatch ready = new CountDownLatch(REQUESTS);
+		return sendTogether(REQUESTS, request);
+	}
+
+	private List<Reply> sendTogether(int requests, IntFunction<Reply> request) throws Exception {
+		CountDownLatch ready = new CountDownLatch(requests);
 		CountDownLatch go = new CountDownLatch(1);
-		ExecutorService threads = Executors.newFixedThreadPool(REQUESTS);
+		ExecutorService threads = Executors.newFixedThreadPool(requests);
 		try {
 			List<Future<Reply>> futures = new ArrayList<>();
-			for (int i = 0; i < REQUESTS; i++) {
+			for (int i = 0; i < requests; i++) {
 				int index = i;
 				futures.add(threads.submit(() -> {
 					ready.countDown();

@@ -145,6 +145,8 @@ class PaymentValidationIntegrationTests {
 				new BadInput("sf-string key with content after the quote", (key) -> json("\"abc\"x", VALID), 400,
 						"idempotency-key-invalid", null),
 				new BadInput("empty sf-string key", (key) -> json("\"\"", VALID), 400, "idempotency-key-invalid", null),
+				new BadInput("key with a comma, as two combined header lines",
+						(key) -> json(key + "," + key + "-2", VALID), 400, "idempotency-key-invalid", null),
 				new BadInput("key sent twice", (key) -> json(key, VALID).header("Idempotency-Key", key + "-2"), 400,
 						"idempotency-key-invalid", null),
 				// Transport of the body

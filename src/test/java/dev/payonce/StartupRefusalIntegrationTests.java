@@ -1,0 +1,54 @@
+package dev.payonce;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Import;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A start-up refusal is readable on the console as plain text even though production logs
+ * are JSON: the packaged jar, started as an operator would, prints the setting to change
+ * on a line of its own.
+ */
+@SpringBootTest
+@Import(TestcontainersConfiguration.class)
+class StartupRefusalIntegrationTests {
+
+	@Autowired
+	JdbcConnectionDetails database;
+
+	@Test
+	void printsMissingAdminTokenAsPlainTextWithJsonLogs() throws Exception {
+		try (PayonceProcess process = PayonceProcess.start("refusal-admin-token", this.database,
+				Map.of("payonce.security.admin-token", "", "payonce.security.dev-client.enabled", "false"))) {
+
+			int exit = process.awaitExit(Duration.ofSeconds(120));
+
+			assertThat(exit).isNotZero();
+			assertThat(process.log()).contains("\"@timestamp\"")
+				.containsPattern("(?m)^APPLICATION FAILED TO START$")
+				.containsPattern("(?m)^payonce\\.security\\.admin-token is required outside the local profile");
+		}
+	}
+
+	@Test
+	void printsLeaseGuardRefusalAsPlainTextWithJsonLogs() throws Exception {
+		try (PayonceProcess process = PayonceProcess.start("refusal-lease", this.database,
+				Map.of("payonce.idempotency.lease", "1s"))) {
+
+			int exit = process.awaitExit(Duration.ofSeconds(120));
+
+			assertThat(exit).isNotZero();
+			assertThat(process.log()).containsPattern("(?m)^APPLICATION FAILED TO START$")
+				.containsPattern("(?m)^payonce\\.idempotency\\.lease \\(PT1S\\) must be longer than");
+		}
+	}
+
+}
