@@ -2,6 +2,7 @@ package dev.payonce.web;
 
 import java.time.Duration;
 
+import jakarta.validation.constraints.NotBlank;
 import org.hibernate.validator.constraints.time.DurationMin;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -18,9 +19,14 @@ import org.springframework.validation.annotation.Validated;
  * {@code request-timeout}; a client that stops sending altogether is cut by Tomcat's
  * {@code server.tomcat.connection-timeout} instead, so no body holds a request longer
  * than the two added together.
+ * @param publicUrl the URL clients reach Payonce at, as the OpenAPI document's
+ * {@code servers[0].url} (default {@code /}: relative to wherever the document was
+ * fetched). Fixed by configuration, never taken from a request's {@code Host} or
+ * {@code X-Forwarded-*} headers, which any client can set.
  */
 @Validated
 @ConfigurationProperties("payonce.web")
-public record WebProperties(@DefaultValue("10s") @DurationMin(millis = 1) Duration bodyReadTimeout) {
+public record WebProperties(@DefaultValue("10s") @DurationMin(millis = 1) Duration bodyReadTimeout,
+		@DefaultValue("/") @NotBlank String publicUrl) {
 
 }

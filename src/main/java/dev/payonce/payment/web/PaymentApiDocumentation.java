@@ -1,16 +1,19 @@
 package dev.payonce.payment.web;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.security.SecurityScheme;
+import io.swagger.v3.oas.models.servers.Server;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.payonce.idempotency.IdempotencyProperties;
+import dev.payonce.web.WebProperties;
 
 /**
  * The OpenAPI 3.1 document's frame (served at {@code /v3/api-docs}): the title, the
@@ -34,7 +37,7 @@ class PaymentApiDocumentation {
 	}
 
 	@Bean
-	OpenAPI payonceOpenApi(IdempotencyProperties idempotency) {
+	OpenAPI payonceOpenApi(IdempotencyProperties idempotency, WebProperties web) {
 		String retention = humanized(idempotency.retention());
 		return new OpenAPI().info(new Info().title("Payonce").version("1").description("""
 				The payments API that cannot charge twice. Every POST /payments carries an Idempotency-Key \
@@ -45,6 +48,9 @@ class PaymentApiDocumentation {
 				(payonce.idempotency.retention); after that the key starts a new payment. Amounts are integer \
 				minor units of an ISO 4217 currency. Every error is an RFC 9457 problem \
 				(application/problem+json) whose type ends in a stable slug.""".formatted(retention)))
+			// A fixed server URL: springdoc would otherwise echo the request's Host
+			// header.
+			.servers(List.of(new Server().url(web.publicUrl())))
 			.components(new Components().addSecuritySchemes(BEARER,
 					new SecurityScheme().type(SecurityScheme.Type.HTTP)
 						.scheme("bearer")

@@ -88,7 +88,10 @@ class PaymentController {
 		this.keyDigests = keyDigests;
 	}
 
-	@PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+	// produces: an Accept that admits neither JSON nor problem JSON is 406 before the
+	// handler runs, so nothing is charged for an answer the client refuses.
+	@PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE,
+			produces = { MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_PROBLEM_JSON_VALUE })
 	@Operation(summary = "Create a payment, at most once per Idempotency-Key",
 			description = "Validates the request, claims the Idempotency-Key for the calling client, charges the provider "
 					+ "with a provider idempotency key derived from the payment id, and stores the answer. Every retry "
@@ -187,7 +190,8 @@ class PaymentController {
 		};
 	}
 
-	@GetMapping("/{id}")
+	@GetMapping(path = "/{id}",
+			produces = { MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_PROBLEM_JSON_VALUE })
 	@Operation(summary = "Read a payment of the calling client", responses = {
 			@ApiResponse(responseCode = "200", description = "The receipt",
 					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
