@@ -1,4 +1,4 @@
-# Sourced by .ci/run and bench/run.sh: starts the machine's PostgreSQL when nothing answers
+# Sourced by bench/run.sh: starts the machine's PostgreSQL when nothing answers
 # on PGHOST_ADDR:PGPORT_NUM (defaults 127.0.0.1:5432).
 PGHOST_ADDR="${PGHOST_ADDR:-127.0.0.1}"
 PGPORT_NUM="${PGPORT_NUM:-5432}"

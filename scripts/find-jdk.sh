@@ -1,4 +1,4 @@
-# Sourced by .ci/run and bench/run.sh: sets and exports JAVA_HOME to a JDK 21 or newer,
+# Sourced by bench/run.sh: sets and exports JAVA_HOME to a JDK 21 or newer,
 # keeping the caller's JAVA_HOME when it already is one; fails if there is none.
 java_major() {
   "$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = \([0-9]*\).*/\1/p'

@@ -44,7 +44,8 @@ public final class PayonceProcess implements AutoCloseable {
 
 	/**
 	 * Starts the jar named by the {@code payonce.jar} system property (set by Failsafe)
-	 * with the test's database and the given settings; does not wait for it to be ready.
+	 * with the JDK that runs the tests, the test's database, a pool of at most 2
+	 * connections and the given settings; does not wait for it to be ready.
 	 * @param name a short name for logs
 	 * @param database the database the tests use
 	 * @param settings {@code payonce.*} and other Spring properties
@@ -57,7 +58,8 @@ public final class PayonceProcess implements AutoCloseable {
 			throw new IllegalStateException("Run with Failsafe after package: payonce.jar is " + jar);
 		}
 		int port = freePort();
-		String java = ProcessHandle.current().info().command().orElse("java");
+		// The JDK running the tests: the one Maven's toolchain selected for Failsafe.
+		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 		List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m",
 				"-jar", jar, "--server.port=" + port));
 		Map<String, String> all = new HashMap<>(
@@ -73,7 +75,8 @@ public final class PayonceProcess implements AutoCloseable {
 		environment.put("SPRING_DATASOURCE_URL", database.getJdbcUrl());
 		environment.put("SPRING_DATASOURCE_USERNAME", database.getUsername());
 		environment.put("SPRING_DATASOURCE_PASSWORD", (database.getPassword() != null) ? database.getPassword() : "");
-		environment.put("SPRING_DATASOURCE_HIKARI_MAXIMUM_POOL_SIZE", "4");
+		environment.put("SPRING_DATASOURCE_HIKARI_MAXIMUM_POOL_SIZE", "2");
+		environment.put("SPRING_DATASOURCE_HIKARI_MINIMUM_IDLE", "0");
 		return new PayonceProcess(name, builder.start(), port, log);
 	}
 

