@@ -1,5 +1,6 @@
 package dev.payonce.payment;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,8 +15,20 @@ import org.jspecify.annotations.Nullable;
  * known
  * @param createdAt the creation time, ISO-8601 in UTC
  */
-public record PaymentReceipt(String id, String orderId, long amount, String currency, PaymentStatus status,
-		@Nullable String providerReference, String createdAt) {
+@Schema(name = "Payment", description = "A payment of the calling client. New members may appear.",
+		requiredProperties = { "id", "orderId", "amount", "currency", "status", "providerReference", "createdAt" })
+public record PaymentReceipt(@Schema(format = "uuid", example = "6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a") String id,
+		@Schema(pattern = "^[A-Za-z0-9._:-]{1,64}$", example = "order-123") String orderId,
+		@Schema(format = "int64", minimum = "1", maximum = "99999999999",
+				description = "Minor units of the currency (ISO 4217 exponent): 1200 ILS is 12.00 ILS",
+				example = "1200") long amount,
+		@Schema(pattern = "^[A-Z]{3}$", description = "ISO 4217 alphabetic code, upper case",
+				example = "ILS") String currency,
+		PaymentStatus status,
+		@Schema(nullable = true, description = "The provider's id of the charge; null while none is known",
+				example = "sim_ch_5f0e8c1d2b3a4f5e6d7c8b9a") @Nullable String providerReference,
+		@Schema(format = "date-time", description = "When the payment was created, UTC",
+				example = "2026-11-29T19:49:31.093136Z") String createdAt) {
 
 	/**
 	 * The receipt of a payment.

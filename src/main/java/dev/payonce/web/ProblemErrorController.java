@@ -3,6 +3,7 @@ package dev.payonce.web;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
+import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -26,6 +27,8 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code Allow} header naming every method of the servlet; here it names the methods the
  * path really has, as for any other method it does not support.
  */
+// Not an operation of the API: the container forwards failed requests here.
+@Hidden
 @RestController
 class ProblemErrorController implements ErrorController {
 

@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * in the log, and the OpenAPI server URL taken from the {@code Host} header.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = "payonce.web.public-url=https://api.payonce.test")
+		properties = "payonce.web.server-url=https://api.payonce.test")
 @Import(TestcontainersConfiguration.class)
 @ExtendWith(OutputCaptureExtension.class)
 class ProblemFormatIntegrationTests {

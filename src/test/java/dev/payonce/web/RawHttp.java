@@ -9,7 +9,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * HTTP/1.1 over a raw socket, for requests no well-behaved client sends: header bytes
- * outside ASCII, a declared length with no body behind it, a body that stalls.
+ * outside ASCII, a declared length with no body behind it, a body that stalls. Every
+ * answer is checked against the served OpenAPI document ({@link OpenApiExchanges}).
  */
 final class RawHttp {
 
@@ -56,7 +57,9 @@ final class RawHttp {
 			catch (SocketTimeoutException ex) {
 				// Silent for the timeout: return what arrived.
 			}
-			return response.toString(StandardCharsets.ISO_8859_1);
+			String answer = response.toString(StandardCharsets.ISO_8859_1);
+			OpenApiExchanges.checkRaw(port, request, answer);
+			return answer;
 		}
 	}
 

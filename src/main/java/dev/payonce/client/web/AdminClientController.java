@@ -3,8 +3,7 @@ package dev.payonce.client.web;
 import java.net.URI;
 import java.util.List;
 
-import io.swagger.v3.oas.annotations.security.SecurityRequirement;
-import io.swagger.v3.oas.annotations.tags.Tag;
+import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Pattern;
@@ -12,6 +11,7 @@ import jakarta.validation.constraints.Size;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -32,10 +32,17 @@ import dev.payonce.web.ApiProblem;
  * once), disable a client (its keys stop working at once; its payments stay).
  */
 @RestController
-@RequestMapping("/admin/clients")
-@Tag(name = "Admin", description = "Clients and their API keys; takes the admin token, refuses API keys")
-@SecurityRequirement(name = "bearer")
-class AdminClientController {
+@RequestMapping(path = "/admin/clients", produces = MediaType.APPLICATION_JSON_VALUE)
+class AdminClientController implements AdminClientOperations {
+
+	/** A client id, as ECMA-262 (and Java) pattern. */
+	static final String CLIENT_ID_PATTERN = "^[A-Za-z0-9_-]{1,64}$";
+
+	/** A client's name: 1-100 printable ASCII characters, not all spaces. */
+	static final String NAME_PATTERN = "^[ -~]*[!-~][ -~]*$";
+
+	/** A key's mode. */
+	static final String MODE_PATTERN = "^(test|live)$";
 
 	private final ClientAdministration clients;
 
@@ -43,25 +50,29 @@ class AdminClientController {
 		this.clients = clients;
 	}
 
-	@PostMapping
-	ResponseEntity<ClientWithKey> create(@Valid @RequestBody CreateClient request) {
+	@Override
+	@PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+	public ResponseEntity<ClientWithKey> create(@Valid @RequestBody CreateClient request) {
 		IssuedKey issued = this.clients.create(request.name().strip(), request.live());
 		return ResponseEntity.created(URI.create("/admin/clients/" + issued.client().id()))
 			.body(ClientWithKey.of(issued));
 	}
 
+	@Override
 	@GetMapping
-	List<ClientView> list() {
+	public List<ClientView> list() {
 		return this.clients.list().stream().map(ClientView::of).toList();
 	}
 
+	@Override
 	@GetMapping("/{id}")
-	ClientView get(@PathVariable String id) {
+	public ClientView get(@PathVariable String id) {
 		return this.clients.find(clientId(id)).map(ClientView::of).orElseThrow(AdminClientController::notFound);
 	}
 
+	@Override
 	@PostMapping("/{id}/api-keys")
-	ResponseEntity<ClientWithKey> rotate(@PathVariable String id,
+	public ResponseEntity<ClientWithKey> rotate(@PathVariable String id,
 			@Valid @RequestBody(required = false) @Nullable NewKey request) {
 		boolean live = request != null && request.live();
 		return this.clients.rotate(clientId(id), live)
@@ -69,8 +80,9 @@ class AdminClientController {
 			.orElseThrow(AdminClientController::notFound);
 	}
 
+	@Override
 	@PostMapping("/{id}/disable")
-	ClientView disable(@PathVariable String id) {
+	public ClientView disable(@PathVariable String id) {
 		return this.clients.disable(clientId(id)).map(ClientView::of).orElseThrow(AdminClientController::notFound);
 	}
 
@@ -95,10 +107,15 @@ class AdminClientController {
 	 * @param mode {@code test} (default) for an {@code sk_test_} key, {@code live} for
 	 * {@code sk_live_}
 	 */
-	record CreateClient(
-			@NotBlank @Size(max = 100) @Pattern(regexp = "[\\p{Print}]+",
-					message = "must be printable ASCII") String name,
-			@Nullable @Pattern(regexp = "test|live", message = "must be test or live") String mode) {
+	@Schema(name = "CreateClientRequest", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
+	record CreateClient(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minLength = 1, maxLength = 100,
+			description = "A human name: printable ASCII, not only spaces; leading and trailing spaces are dropped",
+			example = "Acme") @NotBlank @Size(min = 1,
+					max = 100) @Pattern(regexp = NAME_PATTERN, message = "must be printable ASCII") String name,
+			@Schema(requiredMode = Schema.RequiredMode.NOT_REQUIRED, allowableValues = {
+					"test", "live" }, defaultValue = "test",
+					description = "test for an sk_test_ key, live for sk_live_") @Nullable @Pattern(
+							regexp = MODE_PATTERN, message = "must be test or live") String mode){
 
 		boolean live() {
 			return "live".equals(this.mode);
@@ -111,7 +128,11 @@ class AdminClientController {
 	 *
 	 * @param mode {@code test} (default) or {@code live}
 	 */
-	record NewKey(@Nullable @Pattern(regexp = "test|live", message = "must be test or live") String mode) {
+	@Schema(name = "NewApiKeyRequest", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
+	record NewKey(@Schema(requiredMode = Schema.RequiredMode.NOT_REQUIRED, allowableValues = {
+			"test", "live" }, defaultValue = "test",
+			description = "test for an sk_test_ key, live for sk_live_") @Nullable @Pattern(regexp = MODE_PATTERN,
+					message = "must be test or live") String mode){
 
 		boolean live() {
 			return "live".equals(this.mode);
@@ -120,7 +141,13 @@ class AdminClientController {
 	}
 
 	/** A client without secrets. */
-	record ClientView(String id, String name, String createdAt, @Nullable String disabledAt) {
+	@Schema(name = "Client", description = "A client, never with a secret. New members may appear.",
+			requiredProperties = { "id", "name", "createdAt", "disabledAt" })
+	record ClientView(@Schema(pattern = CLIENT_ID_PATTERN, example = "cli_4lV3kq0aZ1mN8pQ2rS5t") String id,
+			@Schema(example = "Acme") String name,
+			@Schema(format = "date-time", description = "When the client was created, UTC") String createdAt,
+			@Schema(format = "date-time", nullable = true,
+					description = "When the client was disabled, UTC; null while active") @Nullable String disabledAt) {
 
 		static ClientView of(Client client) {
 			return new ClientView(client.id().value(), client.name(), client.createdAt().toString(),
@@ -130,7 +157,16 @@ class AdminClientController {
 	}
 
 	/** A client with its new API key: shown once, never again. */
-	record ClientWithKey(String id, String name, String createdAt, @Nullable String disabledAt, String apiKey) {
+	@Schema(name = "ClientWithApiKey",
+			description = "A client with its new API key, shown in this answer only. New members may appear.",
+			requiredProperties = { "id", "name", "createdAt", "disabledAt", "apiKey" })
+	record ClientWithKey(@Schema(pattern = CLIENT_ID_PATTERN, example = "cli_4lV3kq0aZ1mN8pQ2rS5t") String id,
+			@Schema(example = "Acme") String name,
+			@Schema(format = "date-time", description = "When the client was created, UTC") String createdAt,
+			@Schema(format = "date-time", nullable = true,
+					description = "When the client was disabled, UTC; null while active") @Nullable String disabledAt,
+			@Schema(pattern = "^sk_(test|live)_[A-Za-z0-9_-]{43}$",
+					description = "The API key: send it as Authorization: Bearer; it is never shown again") String apiKey) {
 
 		static ClientWithKey of(IssuedKey issued) {
 			Client client = issued.client();

@@ -1,29 +1,21 @@
 package dev.payonce.payment.web;
 
 import java.time.Duration;
-import java.util.List;
 
-import io.swagger.v3.oas.models.Components;
-import io.swagger.v3.oas.models.OpenAPI;
-import io.swagger.v3.oas.models.info.Info;
-import io.swagger.v3.oas.models.security.SecurityScheme;
-import io.swagger.v3.oas.models.servers.Server;
+import org.springdoc.core.customizers.OpenApiCustomizer;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.payonce.idempotency.IdempotencyProperties;
-import dev.payonce.web.WebProperties;
 
 /**
- * The OpenAPI 3.1 document's frame (served at {@code /v3/api-docs}): the title, the
- * idempotency contract with the configured retention window, and the bearer scheme. The
- * operations document themselves on {@link PaymentController}.
+ * The payments API's part of the OpenAPI document's description: the Idempotency-Key
+ * contract with the configured retention window. The frame is
+ * {@link dev.payonce.web.ApiDocumentation}; the operations are {@link PaymentOperations}.
  */
 @Configuration(proxyBeanMethods = false)
 class PaymentApiDocumentation {
-
-	static final String BEARER = "bearer";
 
 	/** A duration as its settings are written: {@code 24h}, {@code 90m}, {@code 45s}. */
 	static String humanized(Duration duration) {
@@ -37,25 +29,23 @@ class PaymentApiDocumentation {
 	}
 
 	@Bean
-	OpenAPI payonceOpenApi(IdempotencyProperties idempotency, WebProperties web) {
-		String retention = humanized(idempotency.retention());
-		return new OpenAPI().info(new Info().title("Payonce").version("1").description("""
-				The payments API that cannot charge twice. Every POST /payments carries an Idempotency-Key \
-				(1-255 visible ASCII characters, bare or as an RFC 8941 string). The first request with a key \
-				is executed once; every retry with the same key and the same request gets the stored response \
-				byte for byte, marked Idempotent-Replayed: true. Keys are scoped to the calling client. \
-				Retention: a completed response is replayed for %s after completion \
-				(payonce.idempotency.retention); after that the key starts a new payment. Amounts are integer \
-				minor units of an ISO 4217 currency. Every error is an RFC 9457 problem \
-				(application/problem+json) whose type ends in a stable slug.""".formatted(retention)))
-			// A fixed server URL: springdoc would otherwise echo the request's Host
-			// header.
-			.servers(List.of(new Server().url(web.publicUrl())))
-			.components(new Components().addSecuritySchemes(BEARER,
-					new SecurityScheme().type(SecurityScheme.Type.HTTP)
-						.scheme("bearer")
-						.bearerFormat("API key: sk_live_ or sk_test_ plus 43 base64url characters")
-						.description("A client's API key; the admin API takes the admin token instead.")));
+	OpenApiCustomizer idempotencyContractDescription(IdempotencyProperties idempotency) {
+		String contract = """
+
+
+				**Idempotency-Key.** 1-255 visible ASCII characters, bare or as an RFC 8941 string; both spellings \
+				name the same key. Keys are scoped to the calling client. The same key with a different request is \
+				422; while the first request runs, 409 with Retry-After. Retention: a completed response is \
+				replayed for %s after completion (payonce.idempotency.retention); after that the key starts a new \
+				payment. Amounts are integer minor units of an ISO 4217 currency."""
+			.formatted(humanized(idempotency.retention()));
+		return (openApi) -> {
+			// The document is built once and cached; never append twice to the same
+			// frame.
+			if (!openApi.getInfo().getDescription().contains(contract)) {
+				openApi.getInfo().setDescription(openApi.getInfo().getDescription() + contract);
+			}
+		};
 	}
 
 }

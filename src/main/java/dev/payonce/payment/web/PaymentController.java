@@ -8,17 +8,6 @@ import java.util.UUID;
 
 import org.slf4j.MDC;
 
-import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.enums.ParameterIn;
-import io.swagger.v3.oas.annotations.headers.Header;
-import io.swagger.v3.oas.annotations.media.Content;
-import io.swagger.v3.oas.annotations.media.ExampleObject;
-import io.swagger.v3.oas.annotations.media.Schema;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
-import io.swagger.v3.oas.annotations.security.SecurityRequirement;
-import io.swagger.v3.oas.annotations.tags.Tag;
-
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -38,7 +27,6 @@ import dev.payonce.idempotency.StoredResponse;
 import dev.payonce.payment.PaymentCommand;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.payment.PaymentOutcome;
-import dev.payonce.payment.PaymentReceipt;
 import dev.payonce.payment.PaymentResponses;
 import dev.payonce.payment.PaymentService;
 import dev.payonce.web.BodySizeFilter;
@@ -52,10 +40,11 @@ import dev.payonce.web.BodySizeFilter;
  * works.
  */
 @RestController
-@RequestMapping("/payments")
-@Tag(name = "Payments")
-@SecurityRequirement(name = PaymentApiDocumentation.BEARER)
-class PaymentController {
+// An Accept header that excludes JSON is 406 before anything runs, never a charge whose
+// answer the client said it cannot read.
+@RequestMapping(path = "/payments",
+		produces = { MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_PROBLEM_JSON_VALUE })
+class PaymentController implements PaymentOperations {
 
 	/** Header naming the operation (IETF Idempotency-Key draft). */
 	static final String IDEMPOTENCY_KEY = "Idempotency-Key";
@@ -88,91 +77,9 @@ class PaymentController {
 		this.keyDigests = keyDigests;
 	}
 
-	// produces: an Accept that admits neither JSON nor problem JSON is 406 before the
-	// handler runs, so nothing is charged for an answer the client refuses.
-	@PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE,
-			produces = { MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_PROBLEM_JSON_VALUE })
-	@Operation(summary = "Create a payment, at most once per Idempotency-Key",
-			description = "Validates the request, claims the Idempotency-Key for the calling client, charges the provider "
-					+ "with a provider idempotency key derived from the payment id, and stores the answer. Every retry "
-					+ "with the same key and request gets the stored answer back, byte for byte.",
-			parameters = @Parameter(name = IDEMPOTENCY_KEY, in = ParameterIn.HEADER, required = true,
-					description = "Names this payment: 1-255 visible ASCII characters, bare (abc) or as an RFC 8941 "
-							+ "string (\"abc\"); both spellings name the same key. Scoped to the calling client.",
-					schema = @Schema(type = "string", minLength = 1, maxLength = 255), example = "order-123-attempt-1"),
-			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
-					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
-							schema = @Schema(implementation = PaymentRequestDocument.class))),
-			responses = {
-					@ApiResponse(responseCode = "201",
-							description = "Approved: the receipt. Replays add Idempotent-Replayed: true.",
-							headers = { @Header(name = "Location", description = "/payments/{id}"),
-									@Header(name = IDEMPOTENT_REPLAYED,
-											description = "true when this is a stored response replayed") },
-							content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
-									schema = @Schema(implementation = PaymentReceipt.class))),
-					@ApiResponse(responseCode = "400",
-							description = "The key is missing or malformed, or the body is invalid; nothing stored",
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
-									examples = {
-											@ExampleObject(name = "idempotency-key-missing",
-													value = ProblemExamples.KEY_MISSING),
-											@ExampleObject(name = "idempotency-key-invalid",
-													value = ProblemExamples.KEY_INVALID),
-											@ExampleObject(name = "invalid-request",
-													value = ProblemExamples.INVALID_REQUEST) })),
-					@ApiResponse(responseCode = "401", description = "No or bad credentials",
-							headers = @Header(name = "WWW-Authenticate", description = "Bearer realm=\"payonce\""),
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
-									examples = @ExampleObject(name = "unauthorized",
-											value = ProblemExamples.UNAUTHORIZED))),
-					@ApiResponse(responseCode = "402",
-							description = "Declined by the provider, or given up by reconciliation; stored and replayed",
-							headers = @Header(name = IDEMPOTENT_REPLAYED, description = "true when replayed"),
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
-									examples = {
-											@ExampleObject(name = "payment-declined", value = ProblemExamples.DECLINED),
-											@ExampleObject(name = "payment-failed", value = ProblemExamples.FAILED) })),
-					@ApiResponse(responseCode = "408", description = "The body stalled; nothing stored",
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
-									examples = @ExampleObject(name = "request-timeout",
-											value = ProblemExamples.REQUEST_TIMEOUT))),
-					@ApiResponse(responseCode = "409", description = "A request with this key is still in progress",
-							headers = @Header(name = "Retry-After", description = "seconds to wait before retrying"),
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
-									examples = @ExampleObject(name = "idempotency-request-in-progress",
-											value = ProblemExamples.IN_PROGRESS))),
-					@ApiResponse(responseCode = "413", description = "Body over 16 KiB",
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
-									examples = @ExampleObject(name = "payload-too-large",
-											value = ProblemExamples.TOO_LARGE))),
-					@ApiResponse(responseCode = "415", description = "Body not application/json",
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
-									examples = @ExampleObject(name = "unsupported-media-type",
-											value = ProblemExamples.UNSUPPORTED))),
-					@ApiResponse(responseCode = "422",
-							description = "The key was used with a different request; nothing executed",
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
-									examples = @ExampleObject(name = "idempotency-key-reused",
-											value = ProblemExamples.KEY_REUSED))),
-					@ApiResponse(responseCode = "429",
-							description = "Over the client's request rate, or the client holds the most live keys allowed",
-							headers = @Header(name = "Retry-After", description = "seconds to wait before retrying"),
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, examples = {
-									@ExampleObject(name = "rate-limit-exceeded", value = ProblemExamples.RATE_LIMITED),
-									@ExampleObject(name = "idempotency-quota-exceeded",
-											value = ProblemExamples.QUOTA_EXCEEDED) })),
-					@ApiResponse(responseCode = "503",
-							description = "The provider refused or its outcome is unknown; the payment stays PENDING and a retry with the same key resolves it",
-							headers = @Header(name = "Retry-After", description = "seconds to wait before retrying"),
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
-									examples = {
-											@ExampleObject(name = "payment-provider-unavailable",
-													value = ProblemExamples.PROVIDER_UNAVAILABLE),
-											@ExampleObject(name = "payment-outcome-unknown",
-													value = ProblemExamples.OUTCOME_UNKNOWN) })) })
-	ResponseEntity<byte[]> create(@Parameter(hidden = true) @RequestHeader HttpHeaders headers,
-			@Parameter(hidden = true) InputStream body) throws IOException {
+	@Override
+	@PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+	public ResponseEntity<byte[]> create(@RequestHeader HttpHeaders headers, InputStream body) throws IOException {
 		ClientId clientId = this.currentClient.clientId();
 		IdempotencyKey key = idempotencyKey(headers.get(IDEMPOTENCY_KEY));
 		MDC.put("idempotencyKeyDigest", this.keyDigests.digest(clientId.value(), key));
@@ -190,16 +97,9 @@ class PaymentController {
 		};
 	}
 
-	@GetMapping(path = "/{id}",
-			produces = { MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_PROBLEM_JSON_VALUE })
-	@Operation(summary = "Read a payment of the calling client", responses = {
-			@ApiResponse(responseCode = "200", description = "The receipt",
-					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
-							schema = @Schema(implementation = PaymentReceipt.class))),
-			@ApiResponse(responseCode = "404", description = "No such payment for this client", content = @Content(
-					mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
-					examples = @ExampleObject(name = "payment-not-found", value = ProblemExamples.NOT_FOUND))) })
-	ResponseEntity<byte[]> get(@PathVariable String id) {
+	@Override
+	@GetMapping("/{id}")
+	public ResponseEntity<byte[]> get(@PathVariable String id) {
 		PaymentId paymentId = parseId(id);
 		return this.payments.find(this.currentClient.clientId(), paymentId)
 			.map((payment) -> ResponseEntity.ok()

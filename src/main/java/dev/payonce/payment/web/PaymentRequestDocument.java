@@ -11,7 +11,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 record PaymentRequestDocument(
 		@Schema(requiredMode = Schema.RequiredMode.REQUIRED, pattern = "^[A-Za-z0-9._:-]{1,64}$",
 				example = "order-123") String orderId,
-		@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minimum = "1", maximum = "99999999999",
+		@Schema(requiredMode = Schema.RequiredMode.REQUIRED, format = "int64", minimum = "1", maximum = "99999999999",
 				description = "Minor units of the currency (ISO 4217 exponent): 1200 ILS is 12.00 ILS. "
 						+ "A JSON integer: fractions, exponents and strings are rejected, never rounded.",
 				example = "1200") long amount,

@@ -2,7 +2,9 @@ package dev.payonce.payment.web;
 
 /**
  * Example problem bodies for the OpenAPI document, one per problem type of the payments
- * API (the README lists them all). Compile-time constants, so annotations can name them.
+ * API's own (the problems every operation shares come from
+ * {@link dev.payonce.web.ApiDocumentation}). Compile-time constants, so annotations can
+ * name them.
  */
 final class ProblemExamples {
 
@@ -22,10 +24,6 @@ final class ProblemExamples {
 			+ "\"detail\":\"The request body breaks the payments contract; see errors.\",\"instance\":\"/payments\","
 			+ "\"errors\":[{\"field\":\"amount\",\"message\":\"must be a JSON integer in minor units (no fraction, exponent or quotes)\"}]}";
 
-	static final String UNAUTHORIZED = "{\"type\":\"" + BASE
-			+ "unauthorized\",\"title\":\"Unauthorized\",\"status\":401,"
-			+ "\"detail\":\"Send valid credentials as Authorization: Bearer <token>.\",\"instance\":\"/payments\"}";
-
 	static final String DECLINED = "{\"type\":\"" + BASE
 			+ "payment-declined\",\"title\":\"Payment declined\",\"status\":402,"
 			+ "\"detail\":\"The payment provider declined the payment.\",\"instance\":\"/payments\","
@@ -34,10 +32,6 @@ final class ProblemExamples {
 	static final String FAILED = "{\"type\":\"" + BASE + "payment-failed\",\"title\":\"Payment failed\",\"status\":402,"
 			+ "\"detail\":\"The payment provider never processed this payment and nothing was charged. Use a new Idempotency-Key to try again.\","
 			+ "\"instance\":\"/payments\",\"paymentId\":\"6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a\"}";
-
-	static final String REQUEST_TIMEOUT = "{\"type\":\"" + BASE
-			+ "request-timeout\",\"title\":\"Request timeout\",\"status\":408,"
-			+ "\"detail\":\"The request body did not arrive in time. Retrying with the same Idempotency-Key is safe.\"}";
 
 	static final String IN_PROGRESS = "{\"type\":\"" + BASE
 			+ "idempotency-request-in-progress\",\"title\":\"Request in progress\",\"status\":409,"
@@ -53,14 +47,6 @@ final class ProblemExamples {
 			+ "idempotency-quota-exceeded\",\"title\":\"Too many live keys\",\"status\":429,"
 			+ "\"detail\":\"This client holds the most live Idempotency-Keys allowed; a new key is accepted once older "
 			+ "stored responses expire (Retry-After). Retries of existing keys still work.\",\"instance\":\"/payments\"}";
-
-	static final String TOO_LARGE = "{\"type\":\"" + BASE
-			+ "payload-too-large\",\"title\":\"Payload too large\",\"status\":413,"
-			+ "\"detail\":\"The request body must be at most 16384 bytes.\",\"instance\":\"/payments\"}";
-
-	static final String UNSUPPORTED = "{\"type\":\"" + BASE
-			+ "unsupported-media-type\",\"title\":\"Unsupported media type\",\"status\":415,"
-			+ "\"detail\":\"Send the request body as application/json.\",\"instance\":\"/payments\"}";
 
 	static final String KEY_REUSED = "{\"type\":\"" + BASE
 			+ "idempotency-key-reused\",\"title\":\"Idempotency-Key reused\",\"status\":422,"

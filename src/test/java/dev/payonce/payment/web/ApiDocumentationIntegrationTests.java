@@ -1,11 +1,22 @@
 package dev.payonce.payment.web;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.tags.Tag;
+import io.swagger.v3.parser.OpenAPIV3Parser;
+import io.swagger.v3.parser.core.models.SwaggerParseResult;
 
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
@@ -19,20 +30,39 @@ import dev.payonce.payment.web.PaymentsApi.Reply;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The OpenAPI 3.1 document at {@code /v3/api-docs} states the contract: the required
- * Idempotency-Key header, the bearer scheme, every status of POST /payments with its
- * problem types as examples, the Retry-After and Idempotent-Replayed headers, and the
- * retention window. Swagger UI is served in the local profile only.
+ * The OpenAPI document at {@code /v3/api-docs} states the contract: it parses without a
+ * message with swagger-parser, names every status each operation can answer with a typed
+ * problem, declares both security schemes, the Idempotency-Key header, typed Retry-After
+ * and Idempotent-Replayed headers and the retention window, and is the checked-in
+ * {@code docs/openapi.json} that clients are generated from. Swagger UI is served in the
+ * local profile only.
  */
 class ApiDocumentationIntegrationTests {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	/** Status of POST /payments → the problem slugs its examples must show. */
 	static final Map<String, List<String>> PROBLEMS = Map.of("400",
 			List.of("idempotency-key-missing", "idempotency-key-invalid", "invalid-request"), "401",
-			List.of("unauthorized"), "402", List.of("payment-declined", "payment-failed"), "409",
-			List.of("idempotency-request-in-progress"), "413", List.of("payload-too-large"), "415",
-			List.of("unsupported-media-type"), "422", List.of("idempotency-key-reused"), "503",
-			List.of("payment-provider-unavailable", "payment-outcome-unknown"));
+			List.of("unauthorized"), "402", List.of("payment-declined", "payment-failed"), "403", List.of("forbidden"),
+			"409", List.of("idempotency-request-in-progress"), "413", List.of("payload-too-large"), "415",
+			List.of("unsupported-media-type"), "422", List.of("idempotency-key-reused"), "500",
+			List.of("internal-error"), "503",
+			List.of("payment-provider-unavailable", "payment-outcome-unknown", "service-unavailable"));
+
+	/**
+	 * Every status each operation's controller, the security filters and the error
+	 * handling can answer (README, problem table). Adding an answer to the service means
+	 * adding it here and to the document.
+	 */
+	static final Map<String, Set<String>> STATUSES = Map.of("createPayment",
+			Set.of("201", "400", "401", "406", "402", "403", "408", "409", "413", "415", "422", "429", "500", "503"),
+			"getPayment", Set.of("200", "400", "401", "406", "403", "404", "429", "500", "503"), "createClient",
+			Set.of("201", "400", "401", "406", "403", "408", "413", "415", "500", "503"), "listClients",
+			Set.of("200", "400", "401", "406", "403", "500", "503"), "getClient",
+			Set.of("200", "400", "401", "406", "403", "404", "500", "503"), "issueApiKey",
+			Set.of("201", "400", "401", "406", "403", "404", "408", "413", "415", "500", "503"), "disableClient",
+			Set.of("200", "400", "401", "406", "403", "404", "500", "503"));
 
 	@Nested
 	@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
@@ -42,25 +72,33 @@ class ApiDocumentationIntegrationTests {
 		@LocalServerPort
 		int port;
 
-		@Test
-		void documentsTheIdempotencyContractOfPostPayments() {
+		JsonNode served() {
 			Reply reply = new PaymentsApi(this.port)
 				.sendWithoutKey(new PaymentsApi(this.port).request("/v3/api-docs").GET());
-			JsonNode document = reply.json();
+			assertThat(reply.status()).isEqualTo(200);
+			return reply.json();
+		}
+
+		@Test
+		void documentsTheIdempotencyContractOfPostPayments() {
+			JsonNode document = served();
 			JsonNode post = document.at("/paths/~1payments/post");
 
-			assertThat(reply.status()).isEqualTo(200);
-			assertThat(document.get("openapi").asString()).startsWith("3.1");
+			assertThat(document.get("openapi").asString()).startsWith("3.0");
 			JsonNode key = post.get("parameters").get(0);
 			assertThat(key.get("name").asString()).isEqualTo("Idempotency-Key");
 			assertThat(key.get("in").asString()).isEqualTo("header");
 			assertThat(key.get("required").asBoolean()).isTrue();
-			assertThat(document.at("/components/securitySchemes/bearer/scheme").asString()).isEqualTo("bearer");
-			assertThat(post.get("security").toString()).contains("bearer");
-			assertThat(post.at("/responses/201/headers").has("Idempotent-Replayed")).isTrue();
+			assertThat(document.at("/components/securitySchemes/apiKey/scheme").asString()).isEqualTo("bearer");
+			assertThat(document.at("/components/securitySchemes/adminToken/scheme").asString()).isEqualTo("bearer");
+			assertThat(post.get("security").toString()).contains("apiKey").doesNotContain("adminToken");
+			assertThat(document.at("/paths/~1admin~1clients/get/security").toString()).contains("adminToken")
+				.doesNotContain("apiKey");
+			assertThat(post.at("/responses/201/headers/Idempotent-Replayed/schema/enum").toString())
+				.isEqualTo("[\"true\"]");
 			assertThat(post.at("/responses/201/headers").has("Location")).isTrue();
-			assertThat(post.at("/responses/409/headers").has("Retry-After")).isTrue();
-			assertThat(post.at("/responses/503/headers").has("Retry-After")).isTrue();
+			assertThat(post.at("/responses/409/headers/Retry-After/schema/type").asString()).isEqualTo("integer");
+			assertThat(post.at("/responses/503/headers/Retry-After/schema/type").asString()).isEqualTo("integer");
 			PROBLEMS.forEach((status, slugs) -> {
 				JsonNode examples = post.at("/responses/" + status + "/content/application~1problem+json/examples");
 				for (String slug : slugs) {
@@ -69,13 +107,56 @@ class ApiDocumentationIntegrationTests {
 				}
 			});
 			assertThat(document.at("/info/description").asString()).contains("replayed for 24h",
-					"payonce.idempotency.retention");
+					"payonce.idempotency.retention", "Retry only 409, 503 and network errors", "new members");
+			assertThat(document.at("/servers/0/url").asString()).isEqualTo("http://localhost:8080");
 			assertThat(document.at("/components/schemas/PaymentRequest/required").toString()).contains("orderId",
 					"amount", "currency");
 			assertThat(document.at("/components/schemas/PaymentRequest/properties/amount/type").asString())
 				.isEqualTo("integer");
 			assertThat(document.at("/components/schemas/PaymentRequest/properties/amount/example").isIntegralNumber())
 				.as("the amount example must be a JSON integer, as the contract demands")
+				.isTrue();
+		}
+
+		@Test
+		void parsesWithoutMessagesAndDocumentsEveryStatusWithATypedProblem() {
+			SwaggerParseResult parsed = new OpenAPIV3Parser().readContents(served().toString());
+
+			assertThat(parsed.getMessages()).isEmpty();
+			Map<String, Operation> operations = new TreeMap<>();
+			parsed.getOpenAPI()
+				.getPaths()
+				.forEach((path, item) -> item.readOperationsMap()
+					.forEach((method, operation) -> operations.put(operation.getOperationId(), operation)));
+			assertThat(operations.keySet()).containsAll(STATUSES.keySet());
+			operations.forEach((id, operation) -> {
+				assertThat(operation.getResponses().keySet()).as("statuses of %s", id)
+					.containsAll(STATUSES.getOrDefault(id, Set.of()));
+				assertThat(operation.getSummary()).as("summary of %s", id).isNotBlank();
+				assertThat(operation.getTags()).as("tags of %s", id).hasSize(1);
+				assertThat(operation.getSecurity()).as("security of %s", id).hasSize(1);
+				operation.getResponses().forEach((status, response) -> {
+					assertThat(response.getContent()).as("%s %s", id, status).doesNotContainKey("*/*");
+					if (status.startsWith("4") || status.startsWith("5")) {
+						assertThat(response.getContent().get("application/problem+json").getSchema().get$ref())
+							.as("problem schema of %s %s", id, status)
+							.isEqualTo("#/components/schemas/Problem");
+					}
+				});
+			});
+			assertThat(parsed.getOpenAPI().getTags()).extracting(Tag::getName).contains("Admin", "Payments");
+		}
+
+		@Test
+		void isTheCheckedInDocumentClientsAreGeneratedFrom() throws IOException {
+			JsonNode served = served();
+			Path checkedIn = Path.of("docs", "openapi.json");
+			Files.createDirectories(Path.of("target"));
+			Files.writeString(Path.of("target", "openapi.json"),
+					JSON.writerWithDefaultPrettyPrinter().writeValueAsString(served) + "\n");
+
+			assertThat(JSON.readTree(Files.readString(checkedIn)).equals(served))
+				.as("docs/openapi.json must be the served document: copy target/openapi.json over it")
 				.isTrue();
 		}
 

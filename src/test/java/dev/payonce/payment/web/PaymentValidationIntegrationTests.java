@@ -6,6 +6,7 @@ import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -24,6 +25,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.TestCredentials;
+import dev.payonce.web.OpenApiExchanges;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
@@ -126,7 +128,12 @@ class PaymentValidationIntegrationTests {
 		try (Socket socket = new Socket("localhost", this.port)) {
 			socket.setSoTimeout(10_000);
 			socket.getOutputStream().write(request.toByteArray());
-			return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+			String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+			OpenApiExchanges.checkRaw(
+					"http://localhost:" + this.port, "POST", "/payments", Map.of("Content-Type",
+							List.of("application/json"), "Authorization", List.of("Bearer " + TestCredentials.DEV_KEY)),
+					VALID, response);
+			return response;
 		}
 	}
 
@@ -150,6 +157,8 @@ class PaymentValidationIntegrationTests {
 				new BadInput("key sent twice", (key) -> json(key, VALID).header("Idempotency-Key", key + "-2"), 400,
 						"idempotency-key-invalid", null),
 				// Transport of the body
+				new BadInput("Accept excludes JSON", (key) -> json(key, VALID).header("Accept", "text/plain"), 406,
+						"not-acceptable", null),
 				new BadInput("text/plain body",
 						(key) -> post(key).header("Content-Type", "text/plain").POST(BodyPublishers.ofString(VALID)),
 						415, "unsupported-media-type", null),

@@ -12,11 +12,13 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.payonce.TestCredentials;
+import dev.payonce.web.OpenApiExchanges;
 
 /**
  * A real HTTP client for the payments API in tests: the JDK's {@link HttpClient} against
  * the server on its random port, so every request crosses Tomcat exactly as a client's
- * would.
+ * would. Every exchange is checked against the served OpenAPI document
+ * ({@link OpenApiExchanges}).
  */
 public final class PaymentsApi {
 
@@ -57,8 +59,9 @@ public final class PaymentsApi {
 	/** A request shaped by the caller, with exactly the headers it set. */
 	public Reply sendWithoutKey(HttpRequest.Builder builder) {
 		try {
-			HttpResponse<String> response = this.http.send(builder.timeout(Duration.ofSeconds(30)).build(),
-					HttpResponse.BodyHandlers.ofString());
+			HttpRequest request = builder.timeout(Duration.ofSeconds(30)).build();
+			HttpResponse<String> response = this.http.send(request, HttpResponse.BodyHandlers.ofString());
+			OpenApiExchanges.check(request, response);
 			return new Reply(response);
 		}
 		catch (IOException ex) {
