@@ -167,14 +167,15 @@ stop_payonce
 echo "Growth: claim and replay latency at 0 and ${GROWTH// /, } rows"
 start_payonce growth
 LOADGEN_CPU=/dev/null RUN="growwarm" wrk_run mix 32 "$RESTART_WARMUP" > "$RAW/warmup-growth.txt" 2>&1
-sql "TRUNCATE idempotency_records, payments, simulated_provider_charges"
+# CASCADE: every table that references payments (refunds, webhook events) goes too.
+sql "TRUNCATE idempotency_records, payments, simulated_provider_charges, simulated_provider_refunds CASCADE"
 loaded=0
 for rows in 0 $GROWTH; do
   if [ "$rows" -gt "$loaded" ]; then
     echo "  loading $((rows - loaded)) rows"
-    sql "INSERT INTO idempotency_records (client_id, idempotency_key, request_fingerprint, status, attempt,
+    sql "INSERT INTO idempotency_records (client_id, idempotency_key, operation, request_fingerprint, status, attempt,
            resource_id, response_status, response_headers, response_body, created_at, completed_at, expires_at)
-         SELECT 'growth', 'g-' || n, md5(n::text) || md5((n + 1)::text), 'COMPLETED', 1, gen_random_uuid(), 201,
+         SELECT 'growth', 'g-' || n, 'payment', md5(n::text) || md5((n + 1)::text), 'COMPLETED', 1, gen_random_uuid(), 201,
            '{}', '{}', now(), now(), now() + interval '30 days'
          FROM generate_series($loaded + 1, $rows) AS n"
     sql "VACUUM ANALYZE idempotency_records"
@@ -189,9 +190,9 @@ echo "Cleanup: 1,000,000 expired records deleted while new payments run"
 CLEANUP=true start_payonce cleanup --payonce.idempotency.cleanup.interval=1s \
   --payonce.idempotency.cleanup.batch-size=1000
 LOADGEN_CPU=/dev/null RUN="cleanwarm" wrk_run new-payments 8 "$RESTART_WARMUP" > "$RAW/warmup-cleanup.txt" 2>&1
-sql "INSERT INTO idempotency_records (client_id, idempotency_key, request_fingerprint, status, attempt,
+sql "INSERT INTO idempotency_records (client_id, idempotency_key, operation, request_fingerprint, status, attempt,
        resource_id, response_status, response_headers, response_body, created_at, completed_at, expires_at)
-     SELECT 'expired', 'e-' || n, repeat('0', 64), 'COMPLETED', 1, gen_random_uuid(), 201, '{}', '{}',
+     SELECT 'expired', 'e-' || n, 'payment', repeat('0', 64), 'COMPLETED', 1, gen_random_uuid(), 201, '{}', '{}',
        now() - interval '2 days', now() - interval '2 days', now() - interval '1 day'
      FROM generate_series(1, 1000000) AS n"
 before=$(sql "SELECT count(*) FROM idempotency_records WHERE client_id = 'expired'")

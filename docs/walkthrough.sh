@@ -75,6 +75,30 @@ check "no credentials: 401 unauthorized" 401 -X POST "$URL/payments" -H 'Content
 check "unknown API key: 401 unauthorized" 401 -X POST "$URL/payments" -H 'Content-Type: application/json' \
   -H "Authorization: Bearer sk_test_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" -H "Idempotency-Key: $RUN-8" -d "$body"
 
+refund() { # refund KEY BODY [API_KEY]: sets curl_args for a POST of a refund of the first payment
+  curl_args=(-X POST "$URL$location/refunds" -H "Authorization: Bearer ${3:-$API_KEY}"
+    -H 'Content-Type: application/json' -H "Idempotency-Key: $1" -d "$2")
+}
+
+refund "$RUN-r1" '{"amount":300,"reason":"requested_by_customer"}'
+check "refund 300: 201 with the refund's receipt" 201 "${curl_args[@]}"
+refunded=$(cat "$body_file")
+refund "$RUN-r1" '{"reason":"requested_by_customer","amount":300}'
+check "same refund spelled differently: stored 201 replayed" 201 "${curl_args[@]}"
+[ "$(cat "$body_file")" = "$refunded" ] && [ "$(header Idempotent-Replayed)" = "true" ] \
+  || { echo "FAIL  refund replay differs from the original or lacks Idempotent-Replayed"; failures=$((failures + 1)); }
+refund "$RUN-r2" '{"amount":1000}'
+check "refund more than remains: 409 refund-exceeds-refundable" 409 "${curl_args[@]}"
+refund "$RUN-r3" '{"amount":12.5}'
+check "fractional refund amount: 400 invalid-request" 400 "${curl_args[@]}"
+refund "$RUN-1" '{"amount":100}'
+check "the payment's key on the refund route: 422 idempotency-key-reused" 422 "${curl_args[@]}"
+refund "$RUN-r4" '{}'
+check "refund all that remains (900): 201" 201 "${curl_args[@]}"
+check "list the payment's refunds: 200" 200 "$URL$location/refunds" -H "Authorization: Bearer $API_KEY"
+check "GET the payment: refundedAmount 1200" 200 "$URL$location" -H "Authorization: Bearer $API_KEY"
+grep -q '"refundedAmount":1200' "$body_file" || { echo "FAIL  refundedAmount is not 1200"; failures=$((failures + 1)); }
+
 check "admin: create a client, key shown once" 201 -X POST "$URL/admin/clients" \
   -H "Authorization: Bearer $ADMIN_TOKEN" -H 'Content-Type: application/json' -d '{"name":"walkthrough"}'
 client_id=$(field id); client_key=$(field apiKey)
@@ -82,6 +106,8 @@ pay "$RUN-1" "$body" application/json "$client_key"
 check "another client, same key: its own new payment (201)" 201 "${curl_args[@]}"
 [ -z "$(header Idempotent-Replayed)" ] || { echo "FAIL  another client's request was a replay"; failures=$((failures + 1)); }
 check "another client reads the first client's payment: 404" 404 "$URL$location" -H "Authorization: Bearer $client_key"
+refund "$RUN-r5" '{"amount":1}' "$client_key"
+check "another client refunds the first client's payment: 404" 404 "${curl_args[@]}"
 check "admin: list clients, no secrets" 200 "$URL/admin/clients" -H "Authorization: Bearer $ADMIN_TOKEN"
 check "client key on the admin API: 403 forbidden" 403 "$URL/admin/clients" -H "Authorization: Bearer $client_key"
 check "admin: rotate the client's key" 201 -X POST "$URL/admin/clients/$client_id/api-keys" \

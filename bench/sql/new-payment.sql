@@ -7,8 +7,8 @@
 SELECT c.id FROM api_keys k JOIN clients c ON c.id = k.client_id
   WHERE k.key_digest = :digest AND k.revoked_at IS NULL AND c.disabled_at IS NULL;
 BEGIN;
-INSERT INTO idempotency_records (client_id, idempotency_key, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
-  VALUES (:client, 'pgb-' || :client_id::text || '-' || :n::text || '-' || :m::text, md5(:n::text) || md5(:m::text), 'IN_PROGRESS', now() + interval '30 seconds', 1, md5(:n::text || :m::text)::uuid, now())
+INSERT INTO idempotency_records (client_id, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
+  VALUES (:client, 'pgb-' || :client_id::text || '-' || :n::text || '-' || :m::text, 'payment', md5(:n::text) || md5(:m::text), 'IN_PROGRESS', now() + interval '30 seconds', 1, md5(:n::text || :m::text)::uuid, now())
   ON CONFLICT (client_id, idempotency_key) DO NOTHING;
 INSERT INTO payments (amount, client_id, created_at, currency, decline_code, order_id, payment_method, provider_reference, status, updated_at, version, id)
   VALUES (1200, :client, now(), 'ILS', NULL, 'pgb-' || :n::text, 'pm_card_visa', NULL, 'PENDING', now(), 0, md5(:n::text || :m::text)::uuid)

@@ -11,8 +11,8 @@ import org.springframework.context.annotation.Bean;
  * Payonce: the payments API that cannot charge twice.
  *
  * <p>
- * See {@code README.md} for the idempotency contract and {@code DESIGN.md} for the full
- * product contract.
+ * See {@code README.md} for the idempotency contract and {@code docs/design.md} for the
+ * full product contract.
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan

@@ -2,13 +2,20 @@ package dev.payonce;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
@@ -27,6 +34,8 @@ import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
  * when the JVM exits (a shutdown hook).
  */
 public final class EmbeddedDatabase {
+
+	private static final Log logger = LogFactory.getLog(EmbeddedDatabase.class);
 
 	/** Most connections the test server accepts: the suite's budget, enforced. */
 	static final int TEST_MAX_CONNECTIONS = 24;
@@ -67,6 +76,7 @@ public final class EmbeddedDatabase {
 	 * @return the running server
 	 */
 	static EmbeddedPostgres persistent(Path dataDirectory, String name) {
+		stopOrphan(dataDirectory);
 		try {
 			EmbeddedPostgres postgres = EmbeddedPostgres.builder()
 				.setDataDirectory(dataDirectory.toAbsolutePath())
@@ -77,6 +87,55 @@ public final class EmbeddedDatabase {
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not start the embedded PostgreSQL in " + dataDirectory, ex);
+		}
+	}
+
+	/**
+	 * Stops a PostgreSQL that a killed earlier run (for example {@code kill -9} of
+	 * Payonce) left running on {@code dataDirectory}: its {@code postmaster.pid} names a
+	 * live process, which would make this start wait and fail. The server gets a smart
+	 * shutdown (SIGTERM; its client is gone, committed data stays) and at most 30 seconds
+	 * to exit.
+	 * @param dataDirectory the data directory
+	 * @throws IllegalStateException if the server does not stop in time
+	 */
+	static void stopOrphan(Path dataDirectory) {
+		Path pidFile = dataDirectory.resolve("postmaster.pid");
+		if (!Files.isReadable(pidFile)) {
+			return;
+		}
+		Optional<ProcessHandle> orphan;
+		try (var lines = Files.lines(pidFile)) {
+			orphan = lines.findFirst()
+				.map(String::strip)
+				.filter((line) -> line.matches("[0-9]+"))
+				.flatMap((pid) -> ProcessHandle.of(Long.parseLong(pid)))
+				.filter(ProcessHandle::isAlive)
+				.filter((process) -> process.info()
+					.command()
+					.map((command) -> command.contains("postgres"))
+					.orElse(false));
+		}
+		catch (IOException ex) {
+			return;
+		}
+		if (orphan.isEmpty()) {
+			return;
+		}
+		long pid = orphan.get().pid();
+		logger.warn("PostgreSQL left running by an earlier run (pid " + pid + ") on " + dataDirectory
+				+ ": stopping it before starting");
+		try {
+			orphan.get().destroy();
+			orphan.get().onExit().get(30, TimeUnit.SECONDS);
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			throw new IllegalStateException("Could not stop the PostgreSQL (pid " + pid + ") left running on "
+					+ dataDirectory + "; stop it, then start again", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while stopping an earlier PostgreSQL", ex);
 		}
 	}
 

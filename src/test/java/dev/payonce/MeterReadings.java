@@ -14,9 +14,21 @@ public final class MeterReadings {
 		this.meters = meters;
 	}
 
-	/** {@code payonce.idempotency.claims} with the given outcome. */
+	/**
+	 * {@code payonce.idempotency.claims} of the payment operation with the given outcome.
+	 */
 	public double claims(String outcome) {
-		return counter("payonce.idempotency.claims", "outcome", outcome);
+		return claims("payment", outcome);
+	}
+
+	/** {@code payonce.idempotency.claims} of an operation with the given outcome. */
+	public double claims(String operation, String outcome) {
+		var counter = Search.in(this.meters)
+			.name("payonce.idempotency.claims")
+			.tag("operation", operation)
+			.tag("outcome", outcome)
+			.counter();
+		return (counter != null) ? counter.count() : 0;
 	}
 
 	/** {@code payonce.payments} with the given final status. */

@@ -17,11 +17,14 @@ class ModularityTests {
 	}
 
 	@Test
-	void idempotencyEngineNeverDependsOnPayments() {
+	void idempotencyEngineDependsOnNeitherPaymentsNorClients() {
 		ApplicationModule idempotency = this.modules.getModuleByName("idempotency").orElseThrow();
 		ApplicationModule payment = this.modules.getModuleByName("payment").orElseThrow();
+		ApplicationModule client = this.modules.getModuleByName("client").orElseThrow();
 
 		assertThat(idempotency.getDirectDependencies(this.modules).contains(payment)).isFalse();
+		assertThat(idempotency.getDirectDependencies(this.modules).contains(client)).isFalse();
+		assertThat(idempotency.getBootstrapDependencies(this.modules)).doesNotContain(payment, client);
 	}
 
 	@Test

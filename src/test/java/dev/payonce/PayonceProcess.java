@@ -22,7 +22,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The packaged Payonce jar running as a real operating-system process on a free port, for
- * tests that kill it with SIGKILL. Its output goes to
+ * tests that stop it with SIGTERM or kill it with SIGKILL. Its output goes to
  * {@code target/processes/<name>.log}.
  */
 public final class PayonceProcess implements AutoCloseable {
@@ -105,6 +105,13 @@ public final class PayonceProcess implements AutoCloseable {
 			}
 		});
 		return this;
+	}
+
+	/**
+	 * Sends SIGTERM, as an orchestrator stopping the instance does, and returns at once.
+	 */
+	public void terminate() {
+		this.process.destroy();
 	}
 
 	/** Kills the process with SIGKILL and waits for it to be gone. */

@@ -6,7 +6,7 @@ import java.util.regex.Pattern;
 
 /**
  * Identifier of an authenticated caller. Idempotency keys and payments are unique per
- * client, never globally (DESIGN.md section 1).
+ * client, never globally (docs/design.md section 1).
  *
  * @param value 1 to 64 characters of letters, digits, {@code _} and {@code -}
  */

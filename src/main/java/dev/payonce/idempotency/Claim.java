@@ -2,21 +2,25 @@ package dev.payonce.idempotency;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 /**
- * The outcome of claiming an idempotency key (DESIGN.md section 4). Exactly one
- * concurrent caller gets {@link Acquired}; everyone else learns what to answer instead.
+ * The outcome of claiming an idempotency key (docs/design.md section 4), inside the
+ * engine. Exactly one concurrent caller gets {@link Acquired}; everyone else learns what
+ * to answer instead.
  */
-public sealed interface Claim {
+sealed interface Claim {
 
 	/**
 	 * This caller may act: it holds the lease.
 	 *
 	 * @param lease the lease to complete or release
 	 * @param takeover {@code true} when an earlier attempt's lease had expired and this
-	 * caller took it over; the resource then already exists and must be driven to its end
-	 * with the same id
+	 * caller took it over; the resource then already exists and is reloaded
+	 * @param created what the operation's claim step created on a fresh claim;
+	 * {@code null} on a takeover
 	 */
-	record Acquired(Lease lease, boolean takeover) implements Claim {
+	record Acquired(Lease lease, boolean takeover, @Nullable Object created) implements Claim {
 	}
 
 	/**
@@ -36,9 +40,19 @@ public sealed interface Claim {
 	}
 
 	/**
-	 * The key was used with a different request fingerprint; nothing may execute.
+	 * The key was used with a different request fingerprint or for another operation;
+	 * nothing may execute.
 	 */
 	record Mismatch() implements Claim {
+	}
+
+	/**
+	 * The operation's claim step refused to create its resource; the claim transaction
+	 * was rolled back, so nothing is stored.
+	 *
+	 * @param reason the operation's reason
+	 */
+	record Refused(Object reason) implements Claim {
 	}
 
 }

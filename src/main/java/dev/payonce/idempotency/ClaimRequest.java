@@ -1,18 +1,13 @@
 package dev.payonce.idempotency;
 
-import java.util.UUID;
-
-import dev.payonce.client.ClientId;
-
 /**
- * What a caller asks to claim.
+ * What a caller asks the engine to run once: the scope and idempotency key that name the
+ * operation, and the request fingerprint that says whether a retry is the same request.
  *
- * @param clientId the calling client; keys are scoped to it
+ * @param scope whose key it is (for the payments API, the calling client)
  * @param key the idempotency key
  * @param fingerprint the request fingerprint
- * @param resourceId the id the operation will create if this claim is the first; ignored
- * when the key already has a record (the record's own resource id wins)
  */
-public record ClaimRequest(ClientId clientId, IdempotencyKey key, RequestFingerprint fingerprint, UUID resourceId) {
+public record ClaimRequest(IdempotencyScope scope, IdempotencyKey key, RequestFingerprint fingerprint) {
 
 }

@@ -1,9 +1,12 @@
 package dev.payonce.idempotency;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.function.BooleanSupplier;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,7 +16,7 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The retention job (DESIGN.md section 4, step 6): deletes COMPLETED records whose
+ * The retention job (docs/design.md section 4, step 6): deletes COMPLETED records whose
  * {@code expires_at} has passed, in batches of
  * {@code payonce.idempotency.cleanup.batch-size}, each in its own short transaction.
  * Never deletes an IN_PROGRESS record; payments are never deleted. Safe on several
@@ -44,6 +47,22 @@ public class IdempotencyCleanup {
 		this.deleted = Counter.builder("payonce.idempotency.cleanup.deleted")
 			.description("Expired completed idempotency records deleted by the retention job")
 			.register(meters);
+		Gauge.builder("payonce.idempotency.cleanup.overdue", this, IdempotencyCleanup::overdueSeconds)
+			.description("How long the oldest expired COMPLETED record has waited for deletion; 0 if none. "
+					+ "Growing means retention is falling behind or runs on no instance")
+			.baseUnit("seconds")
+			.register(meters);
+	}
+
+	/**
+	 * How long the oldest expired COMPLETED record has been past its {@code expires_at}.
+	 * @return seconds, or 0 if no completed record is past its expiry
+	 */
+	public double overdueSeconds() {
+		Instant now = this.clock.instant();
+		return this.records.oldestExpiry(now)
+			.map((expiresAt) -> Duration.between(expiresAt, now).toMillis() / 1000.0)
+			.orElse(0.0);
 	}
 
 	/**
@@ -51,10 +70,26 @@ public class IdempotencyCleanup {
 	 * @return how many records this run deleted
 	 */
 	public long deleteExpired() {
+		return deleteExpired(() -> false);
+	}
+
+	/**
+	 * One run that can be cut short: once {@code stopRequested} answers true, no further
+	 * batch starts. Each batch is its own transaction, so a run stopped between batches
+	 * leaves nothing half done.
+	 * @param stopRequested asked before each batch
+	 * @return how many records this run deleted
+	 */
+	public long deleteExpired(BooleanSupplier stopRequested) {
 		Instant now = this.clock.instant();
 		int batchSize = this.properties.cleanup().batchSize();
 		long total = 0;
+		boolean stopped = false;
 		while (true) {
+			if (stopRequested.getAsBoolean()) {
+				stopped = true;
+				break;
+			}
 			Integer batch = this.transactions.execute((status) -> this.records.deleteExpired(now, batchSize));
 			int count = (batch != null) ? batch : 0;
 			total += count;
@@ -65,6 +100,9 @@ public class IdempotencyCleanup {
 		}
 		if (total > 0) {
 			log.info("Retention deleted {} expired idempotency records", total);
+		}
+		if (stopped) {
+			log.info("Retention stopped for shutdown between batches; the rest waits for the next run");
 		}
 		return total;
 	}

@@ -1,7 +1,7 @@
 package dev.payonce.idempotency;
 
 /**
- * A client-chosen string naming one logical operation (DESIGN.md section 1; IETF
+ * A client-chosen string naming one logical operation (docs/design.md section 1; IETF
  * draft-ietf-httpapi-idempotency-key-header).
  *
  * <p>

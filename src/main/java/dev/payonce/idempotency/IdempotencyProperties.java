@@ -15,9 +15,9 @@ import org.springframework.validation.annotation.Validated;
  * Settings of the idempotency engine, under {@code payonce.idempotency.*}.
  *
  * @param lease how long a claim holds the key before another request may take it over; it
- * must exceed the worst case of the work done under it (DESIGN.md section 4)
+ * must exceed the worst case of the work done under it (docs/design.md section 4)
  * @param retention how long a completed record is replayed before the key may start a new
- * operation (DESIGN.md section 4, default 24 hours)
+ * operation (docs/design.md section 4, default 24 hours)
  * @param retryAfter the {@code Retry-After} sent with 409 and 503 answers
  * @param inProgressWait how long a request that finds a live lease waits for the first
  * request to finish before answering 409; 0 (the default) answers 409 at once
@@ -34,7 +34,7 @@ public record IdempotencyProperties(@DefaultValue("30s") @DurationMin(seconds = 
 		@DefaultValue("10000") @Min(0) int replayCacheSize) {
 
 	/**
-	 * The retention job (DESIGN.md section 4, step 6), under
+	 * The retention job (docs/design.md section 4, step 6), under
 	 * {@code payonce.idempotency.cleanup.*}.
 	 *
 	 * @param enabled whether this instance runs it (default true)

@@ -15,8 +15,6 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
-import dev.payonce.client.ClientId;
-
 /**
  * The {@code idempotency_records} table. Plain SQL: the claim needs
  * {@code INSERT ... ON CONFLICT DO NOTHING} and every state change is a conditional
@@ -41,35 +39,37 @@ class IdempotencyRecords {
 	/**
 	 * The claim: inserts an IN_PROGRESS record unless the key has one; true if inserted.
 	 */
-	boolean insertClaim(ClaimRequest request, Instant now, Instant lockedUntil) {
+	boolean insertClaim(String operation, ClaimRequest request, UUID resourceId, Instant now, Instant lockedUntil) {
 		return this.jdbc
 			.sql("""
 					INSERT INTO idempotency_records
-					    (client_id, idempotency_key, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
-					VALUES (:clientId, :key, :fingerprint, 'IN_PROGRESS', :lockedUntil, 1, :resourceId, :now)
+					    (client_id, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
+					VALUES (:clientId, :key, :operation, :fingerprint, 'IN_PROGRESS', :lockedUntil, 1, :resourceId, :now)
 					ON CONFLICT (client_id, idempotency_key) DO NOTHING
 					""")
-			.param("clientId", request.clientId().value())
+			.param("clientId", request.scope().value())
+			.param("operation", operation)
 			.param("key", request.key().value())
 			.param("fingerprint", request.fingerprint().sha256Hex())
 			.param("lockedUntil", utc(lockedUntil))
-			.param("resourceId", request.resourceId())
+			.param("resourceId", resourceId)
 			.param("now", utc(now))
 			.update() == 1;
 	}
 
 	Optional<IdempotencyRecord> find(ClaimRequest request) {
 		return this.jdbc.sql("""
-				SELECT request_fingerprint, status, locked_until, attempt, resource_id,
+				SELECT operation, request_fingerprint, status, locked_until, attempt, resource_id,
 				       response_status, response_headers, response_body, expires_at
 				FROM idempotency_records
 				WHERE client_id = :clientId AND idempotency_key = :key
 				""")
-			.param("clientId", request.clientId().value())
+			.param("clientId", request.scope().value())
 			.param("key", request.key().value())
-			.query((rs, row) -> new IdempotencyRecord(new RequestFingerprint(rs.getString("request_fingerprint")),
-					rs.getString("status"), instant(rs.getObject("locked_until", OffsetDateTime.class)),
-					rs.getInt("attempt"), rs.getObject("resource_id", UUID.class),
+			.query((rs, row) -> new IdempotencyRecord(rs.getString("operation"),
+					new RequestFingerprint(rs.getString("request_fingerprint")), rs.getString("status"),
+					instant(rs.getObject("locked_until", OffsetDateTime.class)), rs.getInt("attempt"),
+					rs.getObject("resource_id", UUID.class),
 					storedResponse(rs.getInt("response_status"), rs.getString("response_headers"),
 							rs.getString("response_body")),
 					instant(rs.getObject("expires_at", OffsetDateTime.class))))
@@ -84,7 +84,7 @@ class IdempotencyRecords {
 				WHERE client_id = :clientId AND idempotency_key = :key
 				  AND status = 'IN_PROGRESS' AND attempt = :attempt AND locked_until <= :now
 				""")
-			.param("clientId", request.clientId().value())
+			.param("clientId", request.scope().value())
 			.param("key", request.key().value())
 			.param("attempt", expiredAttempt)
 			.param("now", utc(now))
@@ -112,27 +112,28 @@ class IdempotencyRecords {
 	}
 
 	/**
-	 * Takes over up to {@code limit} records whose lease ended before
+	 * Takes over up to {@code limit} records of one operation whose lease ended before
 	 * {@code staleBefore}, in one statement: {@code SKIP LOCKED} lets several instances
 	 * run it at once without waiting on each other, and the attempt increment fences out
 	 * every earlier holder.
 	 */
-	List<Lease> takeOverStale(Instant staleBefore, Instant lockedUntil, int limit) {
+	List<Lease> takeOverStale(String operation, Instant staleBefore, Instant lockedUntil, int limit) {
 		return this.jdbc.sql("""
 				UPDATE idempotency_records r
 				SET attempt = r.attempt + 1, locked_until = :lockedUntil
 				FROM (SELECT client_id, idempotency_key FROM idempotency_records
-				      WHERE status = 'IN_PROGRESS' AND locked_until <= :staleBefore
+				      WHERE status = 'IN_PROGRESS' AND operation = :operation AND locked_until <= :staleBefore
 				      ORDER BY locked_until
 				      LIMIT :limit
 				      FOR UPDATE SKIP LOCKED) stale
 				WHERE r.client_id = stale.client_id AND r.idempotency_key = stale.idempotency_key
-				RETURNING r.client_id, r.idempotency_key, r.resource_id, r.attempt, r.locked_until
+				RETURNING r.client_id, r.operation, r.idempotency_key, r.resource_id, r.attempt, r.locked_until
 				""")
+			.param("operation", operation)
 			.param("staleBefore", utc(staleBefore))
 			.param("lockedUntil", utc(lockedUntil))
 			.param("limit", limit)
-			.query((rs, row) -> new Lease(new ClientId(rs.getString("client_id")),
+			.query((rs, row) -> new Lease(new IdempotencyScope(rs.getString("client_id")), rs.getString("operation"),
 					new IdempotencyKey(rs.getString("idempotency_key")), rs.getObject("resource_id", UUID.class),
 					rs.getInt("attempt"), rs.getObject("locked_until", OffsetDateTime.class).toInstant()))
 			.list();
@@ -146,6 +147,30 @@ class IdempotencyRecords {
 	}
 
 	/**
+	 * The earliest lease end among IN_PROGRESS records whose lease ended before
+	 * {@code now}: one step of the partial index {@code ix_idempotency_records_lease}.
+	 */
+	Optional<Instant> oldestExpiredLease(Instant now) {
+		return this.jdbc.sql("""
+				SELECT locked_until FROM idempotency_records
+				WHERE status = 'IN_PROGRESS' AND locked_until <= :now
+				ORDER BY locked_until LIMIT 1
+				""").param("now", utc(now)).query(OffsetDateTime.class).optional().map(OffsetDateTime::toInstant);
+	}
+
+	/**
+	 * The earliest expiry among COMPLETED records that expired before {@code now}: one
+	 * step of the partial index {@code ix_idempotency_records_expiry}.
+	 */
+	Optional<Instant> oldestExpiry(Instant now) {
+		return this.jdbc.sql("""
+				SELECT expires_at FROM idempotency_records
+				WHERE status = 'COMPLETED' AND expires_at <= :now
+				ORDER BY expires_at LIMIT 1
+				""").param("now", utc(now)).query(OffsetDateTime.class).optional().map(OffsetDateTime::toInstant);
+	}
+
+	/**
 	 * Deletes the key's record if it is COMPLETED and past its expiry; true if deleted.
 	 */
 	boolean deleteIfExpired(ClaimRequest request, Instant now) {
@@ -154,7 +179,7 @@ class IdempotencyRecords {
 				WHERE client_id = :clientId AND idempotency_key = :key
 				  AND status = 'COMPLETED' AND expires_at <= :now
 				""")
-			.param("clientId", request.clientId().value())
+			.param("clientId", request.scope().value())
 			.param("key", request.key().value())
 			.param("now", utc(now))
 			.update() == 1;
@@ -172,7 +197,7 @@ class IdempotencyRecords {
 				  AND status = 'IN_PROGRESS' AND attempt = :attempt
 				FOR UPDATE
 				""")
-			.param("clientId", lease.clientId().value())
+			.param("clientId", lease.scope().value())
 			.param("key", lease.key().value())
 			.param("attempt", lease.attempt())
 			.query(Integer.class)
@@ -195,7 +220,7 @@ class IdempotencyRecords {
 			.param("body", response.body())
 			.param("now", utc(now))
 			.param("expiresAt", utc(expiresAt))
-			.param("clientId", lease.clientId().value())
+			.param("clientId", lease.scope().value())
 			.param("key", lease.key().value())
 			.param("attempt", lease.attempt())
 			.update() == 1;
@@ -210,7 +235,7 @@ class IdempotencyRecords {
 				  AND status = 'IN_PROGRESS' AND attempt = :attempt
 				""")
 			.param("now", utc(now))
-			.param("clientId", lease.clientId().value())
+			.param("clientId", lease.scope().value())
 			.param("key", lease.key().value())
 			.param("attempt", lease.attempt())
 			.update() == 1;
@@ -265,8 +290,16 @@ class IdempotencyRecords {
 	}
 
 	/** One row, as read. */
-	record IdempotencyRecord(RequestFingerprint fingerprint, String status, @Nullable Instant lockedUntil, int attempt,
-			UUID resourceId, @Nullable StoredResponse response, @Nullable Instant expiresAt) {
+	record IdempotencyRecord(String operation, RequestFingerprint fingerprint, String status,
+			@Nullable Instant lockedUntil, int attempt, UUID resourceId, @Nullable StoredResponse response,
+			@Nullable Instant expiresAt) {
+
+		/**
+		 * Whether a request of this operation with this fingerprint is the same request.
+		 */
+		boolean sameRequest(String operation, RequestFingerprint fingerprint) {
+			return this.operation.equals(operation) && this.fingerprint.equals(fingerprint);
+		}
 
 		boolean completed() {
 			return "COMPLETED".equals(this.status);

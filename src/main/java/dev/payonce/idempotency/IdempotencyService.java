@@ -4,15 +4,12 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
@@ -27,21 +24,26 @@ import org.springframework.transaction.support.TransactionCallback;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Claims, completes and releases idempotency keys in PostgreSQL (DESIGN.md sections 3 and
- * 4).
+ * The idempotency engine: runs an {@link IdempotentOperation} at most once per (scope,
+ * idempotency key) in PostgreSQL (docs/design.md sections 3 and 4). {@link #execute} is
+ * the one entry point; an operation supplies only its steps.
  *
  * <p>
  * Guarantees:
  * <ul>
  * <li>The claim is one {@code INSERT ... ON CONFLICT DO NOTHING} in its own short
- * transaction, committed before this method returns, so the caller acts (for example
- * calls a payment provider) outside any transaction and outside any row lock. No unique
- * violation is ever raised or caught.</li>
- * <li>Of any number of concurrent claims of one (client, key), on any number of
- * application instances sharing the database, exactly one gets {@link Claim.Acquired}
- * while its lease runs.</li>
- * <li>An expired lease is taken over by incrementing the attempt number; completion and
- * release are fenced by it, so a stale attempt changes nothing.</li>
+ * transaction, together with every {@link ClaimGuard}, the operation's
+ * {@link IdempotentOperation#authorize} and its claim step (which creates the resource),
+ * committed before the act step runs; the act step runs outside any transaction and
+ * outside any row lock. No unique violation is ever raised or caught.</li>
+ * <li>Of any number of concurrent claims of one (scope, key), on any number of
+ * application instances sharing the database, exactly one acts while its lease runs.</li>
+ * <li>A key names one operation per scope: the same key sent to another operation, or
+ * with another request fingerprint, is {@link Execution.KeyReused} and nothing
+ * executes.</li>
+ * <li>An expired lease is taken over by incrementing the attempt number, and the resource
+ * is reloaded with the same id; completion and release are fenced by the attempt, so a
+ * stale attempt changes nothing.</li>
  * <li>A completed record is replayed until it expires; an expired completed record is
  * removed and the key starts a new operation. Completed records once read are replayed
  * from a bounded in-process cache ({@code payonce.idempotency.replay-cache-size}) until
@@ -50,13 +52,16 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Methods must not be called inside a caller's transaction: each one commits on its own.
  * Each transaction declares READ COMMITTED. A serialization failure (SQLSTATE
  * {@code 40001}) or deadlock (SQLSTATE {@code 40P01}) is retried up to
- * {@value #MAX_TRANSIENT_RETRIES} times after a short jittered pause; a claim that still
- * fails is answered {@link Claim.InProgress}, never as a database outage.
+ * {@value #MAX_TRANSIENT_RETRIES} times after a short jittered pause (nothing of the
+ * aborted try committed, so the claim step and finish step simply run again); a claim
+ * that still fails is answered in progress, never as a database outage.
  */
 @Service
 public class IdempotencyService {
 
 	private static final Logger log = LoggerFactory.getLogger(IdempotencyService.class);
+
+	private static final Pattern OPERATION = Pattern.compile("[a-z_]{1,32}");
 
 	/**
 	 * Rounds of read-then-act before answering "in progress"; each round is a real race
@@ -85,11 +90,13 @@ public class IdempotencyService {
 
 	private final Clock clock;
 
-	private final Map<String, Counter> claims = new HashMap<>();
+	private final IdempotencyMetrics metrics;
+
+	private final List<ClaimGuard> guards;
 
 	IdempotencyService(IdempotencyRecords records, CompletedResponses completed,
 			PlatformTransactionManager transactionManager, IdempotencyProperties properties, Clock clock,
-			MeterRegistry meters) {
+			IdempotencyMetrics metrics, List<ClaimGuard> guards, MeterRegistry meters) {
 		this.records = records;
 		this.completed = completed;
 		this.transactions = new TransactionTemplate(transactionManager);
@@ -98,56 +105,89 @@ public class IdempotencyService {
 		this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
 		this.properties = properties;
 		this.clock = clock;
-		for (String outcome : List.of("acquired", "takeover", "replayed", "mismatch", "in_progress")) {
-			this.claims.put(outcome,
-					Counter.builder("payonce.idempotency.claims")
-						.description("Claims of idempotency keys by outcome")
-						.tag("outcome", outcome)
-						.register(meters));
-		}
+		this.metrics = metrics;
+		this.guards = List.copyOf(guards);
 		Gauge.builder("payonce.idempotency.leases.expired", this, IdempotencyService::countExpiredLeases)
 			.description(
 					"IN_PROGRESS idempotency records whose lease has ended: work left for a retry or the reconciler")
 			.register(meters);
+		Gauge.builder("payonce.idempotency.leases.expired.oldest", this, IdempotencyService::oldestExpiredLeaseSeconds)
+			.description("How long ago the longest-ended lease of an IN_PROGRESS record ended; 0 if none has. "
+					+ "Above stale-after plus a few reconciler intervals, the reconciler is not finishing it")
+			.baseUnit("seconds")
+			.register(meters);
 	}
 
 	/**
-	 * Claims the request's key.
+	 * Runs {@code operation} at most once for the request's key: claim (creating the
+	 * resource in the claim transaction), act outside every transaction, then complete
+	 * fenced or release; or answer what an earlier request with the key decided.
+	 * @param <R> the operation's resource
+	 * @param <T> the operation's reason type
+	 * @param operation the operation's steps
+	 * @param request the scope, key and request fingerprint
+	 * @return what happened, for the caller to render
+	 * @throws org.springframework.dao.DataAccessException if the database fails; the key
+	 * is then either unclaimed or held by a lease that a later retry takes over
+	 */
+	@SuppressWarnings("unchecked")
+	public <R, T> Execution<T> execute(IdempotentOperation<R, T> operation, ClaimRequest request) {
+		String name = operationName(operation.name());
+		Claim claim = claim(name, request, operation::authorize, operation::create);
+		return switch (claim) {
+			case Claim.Replay replay -> new Execution.Completed<>(replay.response(), true);
+			case Claim.Mismatch mismatch -> new Execution.KeyReused<>();
+			case Claim.InProgress inProgress -> new Execution.InProgress<>(inProgress.retryAfter());
+			case Claim.Refused refused -> new Execution.Refused<>((T) refused.reason());
+			// A fresh claim just created the resource; only a takeover reloads it.
+			case Claim.Acquired acquired -> act(operation, acquired.lease(),
+					acquired.takeover() ? operation.load(acquired.lease().resourceId()) : (R) acquired.created());
+		};
+	}
+
+	private <R, T> Execution<T> act(IdempotentOperation<R, T> operation, Lease lease, R resource) {
+		return switch (operation.act(resource)) {
+			case Action.Finish<T> finish -> complete(lease, finish.step())
+				.<Execution<T>>map((response) -> new Execution.Completed<>(response, false))
+				// Another attempt took the key over and will complete the same resource.
+				.orElseGet(() -> new Execution.InProgress<>(this.properties.retryAfter()));
+			case Action.Release<T> release -> {
+				release(lease);
+				yield new Execution.Released<>(lease.resourceId(), release.reason(), this.properties.retryAfter());
+			}
+		};
+	}
+
+	/**
+	 * Claims the request's key for {@code operation}.
 	 *
 	 * <p>
 	 * On a fresh key the record is inserted with a lease of
-	 * {@code payonce.idempotency.lease} and {@code createResource} runs in the same
-	 * transaction, so the record and the resource (for payments, the {@code PENDING}
-	 * payment) commit together or not at all.
-	 * @param request the client, key, fingerprint and the id of the resource to create
-	 * @param createResource creates the resource with {@link ClaimRequest#resourceId()};
-	 * runs only for a fresh claim, never for a takeover or a replay
-	 * @return the claim's outcome
-	 * @throws org.springframework.dao.DataAccessException if the database fails; nothing
-	 * is then claimed
+	 * {@code payonce.idempotency.lease} and {@code create} runs in the same transaction,
+	 * so the record and the resource commit together or not at all; a refusal rolls both
+	 * back.
 	 */
-	public Claim claim(ClaimRequest request, Runnable createResource) {
-		return claim(request, () -> {
-		}, createResource);
+	Claim claim(String operation, ClaimRequest request, ClaimStep create) {
+		return claim(operation, request, () -> {
+		}, create);
 	}
 
 	/**
-	 * Claims the request's key, first running {@code authorize} in each claim
-	 * transaction, before anything is read or written in it: the caller's authorisation
-	 * is checked at the point of effect, where it cannot race the check (issue 15, item
-	 * 1). A replay from the in-process cache, which has no effect, does not run it.
-	 * @param request the client, key, fingerprint and the id of the resource to create
-	 * @param authorize runs inside the claim transaction; throws to refuse, and then the
-	 * transaction rolls back and nothing is claimed, created or written
-	 * @param createResource as for {@link #claim(ClaimRequest, Runnable)}
-	 * @return the claim's outcome
-	 * @throws org.springframework.dao.DataAccessException if the database fails; nothing
-	 * is then claimed
+	 * Claims as {@link #claim(String, ClaimRequest, ClaimStep)}, running
+	 * {@code authorize} first in each claim transaction.
 	 */
-	public Claim claim(ClaimRequest request, Runnable authorize, Runnable createResource) {
-		Claim claim = claimWithinWait(request, authorize, createResource);
-		this.claims.get(outcome(claim)).increment();
+	Claim claim(String operation, ClaimRequest request, Runnable authorize, ClaimStep create) {
+		Claim claim = claimWithinWait(operation, request, authorize, create);
+		this.metrics.claimed(operation, outcome(claim));
 		return claim;
+	}
+
+	/** The claim step as the engine calls it. */
+	@FunctionalInterface
+	interface ClaimStep {
+
+		Creation<?, ?> create(UUID resourceId);
+
 	}
 
 	private static String outcome(Claim claim) {
@@ -156,14 +196,15 @@ public class IdempotencyService {
 			case Claim.Replay replay -> "replayed";
 			case Claim.Mismatch mismatch -> "mismatch";
 			case Claim.InProgress inProgress -> "in_progress";
+			case Claim.Refused refused -> "refused";
 		};
 	}
 
-	private Claim claimWithinWait(ClaimRequest request, Runnable authorize, Runnable createResource) {
+	private Claim claimWithinWait(String operation, ClaimRequest request, Runnable authorize, ClaimStep create) {
 		long deadline = System.nanoTime() + this.properties.inProgressWait().toNanos();
 		long pause = MIN_POLL.toNanos();
 		while (true) {
-			Claim claim = claimOnce(request, authorize, createResource);
+			Claim claim = claimOnce(operation, request, authorize, create);
 			long left = deadline - System.nanoTime();
 			if (!(claim instanceof Claim.InProgress) || left <= 0) {
 				return claim;
@@ -177,19 +218,23 @@ public class IdempotencyService {
 		}
 	}
 
-	private Claim claimOnce(ClaimRequest request, Runnable authorize, Runnable createResource) {
-		Optional<CompletedResponses.Completed> cached = this.completed.find(request.clientId(), request.key(),
+	private Claim claimOnce(String operation, ClaimRequest request, Runnable authorize, ClaimStep create) {
+		Optional<CompletedResponses.Completed> cached = this.completed.find(request.scope(), request.key(),
 				this.clock.instant());
 		if (cached.isPresent()) {
-			return cached.get().fingerprint().equals(request.fingerprint()) ? new Claim.Replay(cached.get().response())
-					: new Claim.Mismatch();
+			return cached.get().sameRequest(operation, request.fingerprint())
+					? new Claim.Replay(cached.get().response()) : new Claim.Mismatch();
 		}
 		for (int round = 0; round < MAX_CLAIM_ROUNDS; round++) {
 			Optional<Claim> claim;
 			try {
 				claim = inTransaction((status) -> {
-					authorize.run();
-					return attemptClaim(request, createResource);
+					Optional<Claim> attempt = attemptClaim(operation, request, authorize, create);
+					if (attempt.isPresent() && attempt.get() instanceof Claim.Refused) {
+						// The claim insert and whatever the claim step wrote go together.
+						status.setRollbackOnly();
+					}
+					return attempt;
 				});
 			}
 			catch (TransientDatabaseConflict ex) {
@@ -216,12 +261,21 @@ public class IdempotencyService {
 	}
 
 	/** One round; empty when a race was lost and the caller should read again. */
-	private Optional<Claim> attemptClaim(ClaimRequest request, Runnable createResource) {
+	private Optional<Claim> attemptClaim(String operation, ClaimRequest request, Runnable authorize, ClaimStep create) {
+		for (ClaimGuard guard : this.guards) {
+			guard.check(request.scope(), operation);
+		}
+		authorize.run();
 		Instant now = this.clock.instant();
 		Instant lockedUntil = now.plus(this.properties.lease());
-		if (this.records.insertClaim(request, now, lockedUntil)) {
-			createResource.run();
-			return Optional.of(new Claim.Acquired(lease(request, request.resourceId(), 1, lockedUntil), false));
+		UUID resourceId = UUID.randomUUID();
+		if (this.records.insertClaim(operation, request, resourceId, now, lockedUntil)) {
+			return Optional.of(switch (create.create(resourceId)) {
+				case Creation.Created<?, ?> created ->
+					new Claim.Acquired(new Lease(request.scope(), operation, request.key(), resourceId, 1, lockedUntil),
+							false, created.resource());
+				case Creation.Refused<?, ?> refused -> new Claim.Refused(refused.reason());
+			});
 		}
 		var existing = this.records.find(request);
 		if (existing.isEmpty()) {
@@ -233,10 +287,10 @@ public class IdempotencyService {
 			return Optional.empty();
 		}
 		if (record.completed() && record.response() != null && record.expiresAt() != null) {
-			this.completed.remember(request.clientId(), request.key(),
-					new CompletedResponses.Completed(record.fingerprint(), record.response(), record.expiresAt(), now));
+			this.completed.remember(request.scope(), request.key(), new CompletedResponses.Completed(record.operation(),
+					record.fingerprint(), record.response(), record.expiresAt(), now));
 		}
-		if (!record.fingerprint().equals(request.fingerprint())) {
+		if (!record.sameRequest(operation, request.fingerprint())) {
 			return Optional.of(new Claim.Mismatch());
 		}
 		if (record.completed() && record.response() != null) {
@@ -246,39 +300,37 @@ public class IdempotencyService {
 			return Optional.of(new Claim.InProgress(retryAfter(now, record.lockedUntil())));
 		}
 		if (this.records.takeOver(request, record.attempt(), now, lockedUntil)) {
-			log.info("Took over expired lease: client={} resource={} attempt={}", request.clientId(),
-					record.resourceId(), record.attempt() + 1);
-			return Optional
-				.of(new Claim.Acquired(lease(request, record.resourceId(), record.attempt() + 1, lockedUntil), true));
+			log.info("Took over expired lease: scope={} operation={} resource={} attempt={}", request.scope(),
+					operation, record.resourceId(), record.attempt() + 1);
+			return Optional.of(new Claim.Acquired(new Lease(request.scope(), operation, request.key(),
+					record.resourceId(), record.attempt() + 1, lockedUntil), true, null));
 		}
 		return Optional.empty();
 	}
 
 	/**
 	 * Completes the operation in one transaction: locks the record if the lease's attempt
-	 * still holds it, runs {@code finish} (which updates the resource and renders the
-	 * response) and stores the response. If another attempt has taken the record over,
-	 * {@code finish} never runs and nothing changes.
-	 * @param lease the lease from {@link Claim.Acquired}
-	 * @param finish updates the resource and returns the response to store; runs inside
-	 * the completion transaction
+	 * still holds it, runs {@code finish} (which updates the resource, flushes it and
+	 * renders the response) and stores the response. If another attempt has taken the
+	 * record over, {@code finish} never runs and nothing changes.
+	 * @param lease the lease this attempt holds
+	 * @param finish the operation's finish step; runs inside the completion transaction
 	 * @return the stored response; empty if the lease was stale, or the completion lost
 	 * to concurrent transactions on every retry, and nothing was stored (the lease then
 	 * runs out and a retry takes the record over)
 	 * @throws org.springframework.dao.DataAccessException if the database fails; the
 	 * record then stays IN_PROGRESS and its lease expires for a later takeover
 	 */
-	public Optional<StoredResponse> complete(Lease lease, Supplier<StoredResponse> finish) {
+	Optional<StoredResponse> complete(Lease lease, FinishStep finish) {
 		Optional<StoredResponse> stored;
 		try {
 			stored = inTransaction((status) -> {
 				// Fence first: a stale attempt must not even run finish, whose resource
-				// is no
-				// longer its own.
+				// is no longer its own.
 				if (!this.records.lockIfHeld(lease)) {
 					return Optional.<StoredResponse>empty();
 				}
-				StoredResponse response = finish.get();
+				StoredResponse response = finish.finish(lease.resourceId());
 				Instant now = this.clock.instant();
 				if (this.records.complete(lease, response, now, now.plus(this.properties.retention()))) {
 					return Optional.of(response);
@@ -288,13 +340,14 @@ public class IdempotencyService {
 			});
 		}
 		catch (TransientDatabaseConflict ex) {
-			log.info("Completion lost to concurrent transactions {} times: client={} resource={} attempt={}",
-					MAX_TRANSIENT_RETRIES + 1, lease.clientId(), lease.resourceId(), lease.attempt());
+			log.info(
+					"Completion lost to concurrent transactions {} times: scope={} operation={} resource={} attempt={}",
+					MAX_TRANSIENT_RETRIES + 1, lease.scope(), lease.operation(), lease.resourceId(), lease.attempt());
 			return Optional.empty();
 		}
 		if (stored == null || stored.isEmpty()) {
-			log.warn("Stale attempt's completion rejected: client={} resource={} attempt={}", lease.clientId(),
-					lease.resourceId(), lease.attempt());
+			log.warn("Stale attempt's completion rejected: scope={} operation={} resource={} attempt={}", lease.scope(),
+					lease.operation(), lease.resourceId(), lease.attempt());
 			return Optional.empty();
 		}
 		return stored;
@@ -302,43 +355,39 @@ public class IdempotencyService {
 
 	/**
 	 * Ends the lease at once without completing, so that the next request with the key
-	 * takes the record over and drives the same resource again (DESIGN.md section 4, step
-	 * 3: the provider did not act or its outcome is unknown). Fenced by the attempt.
-	 * @param lease the lease from {@link Claim.Acquired}
+	 * takes the record over and drives the same resource again (docs/design.md section 4,
+	 * step 3). Fenced by the attempt.
 	 * @return {@code true} if released; {@code false} if the lease was stale
 	 */
-	public boolean release(Lease lease) {
+	boolean release(Lease lease) {
 		Boolean released;
 		try {
 			released = inTransaction((status) -> this.records.release(lease, this.clock.instant()));
 		}
 		catch (TransientDatabaseConflict ex) {
 			// The lease runs out by itself; a retry then takes the record over.
-			log.info("Release lost to concurrent transactions: client={} resource={} attempt={}", lease.clientId(),
-					lease.resourceId(), lease.attempt());
+			log.info("Release lost to concurrent transactions: scope={} operation={} resource={} attempt={}",
+					lease.scope(), lease.operation(), lease.resourceId(), lease.attempt());
 			return false;
 		}
 		if (!Boolean.TRUE.equals(released)) {
-			log.warn("Stale attempt's release rejected: client={} resource={} attempt={}", lease.clientId(),
-					lease.resourceId(), lease.attempt());
+			log.warn("Stale attempt's release rejected: scope={} operation={} resource={} attempt={}", lease.scope(),
+					lease.operation(), lease.resourceId(), lease.attempt());
 			return false;
 		}
 		return true;
 	}
 
 	/**
-	 * Takes over records whose lease ended more than {@code staleAfter} ago, for a
-	 * reconciler (DESIGN.md section 4, step 5). Each returned lease is held like a fresh
-	 * takeover: the caller must complete or release it. Safe to run on several instances
-	 * at once: a record is taken by one of them.
-	 * @param staleAfter how long after its lease ended a record counts as stale, so that
-	 * the client's own retry goes first
-	 * @param limit the most records to take
+	 * Takes over one operation's records whose lease ended more than {@code staleAfter}
+	 * ago, for the reconciler (docs/design.md section 4, step 5). Each returned lease is
+	 * held like a fresh takeover: the caller must complete or release it. Safe to run on
+	 * several instances at once: a record is taken by one of them.
 	 * @return the leases taken over, attempt numbers already incremented
 	 */
-	public List<Lease> takeOverStale(Duration staleAfter, int limit) {
+	List<Lease> takeOverStale(String operation, Duration staleAfter, int limit) {
 		Instant now = this.clock.instant();
-		List<Lease> leases = inTransaction((status) -> this.records.takeOverStale(now.minus(staleAfter),
+		List<Lease> leases = inTransaction((status) -> this.records.takeOverStale(operation, now.minus(staleAfter),
 				now.plus(this.properties.lease()), limit));
 		return (leases != null) ? leases : List.of();
 	}
@@ -350,6 +399,18 @@ public class IdempotencyService {
 	 */
 	public long countExpiredLeases() {
 		return this.records.countExpiredLeases(this.clock.instant());
+	}
+
+	/**
+	 * How long ago the longest-ended lease of an IN_PROGRESS record ended.
+	 * @return seconds since that lease ended, or 0 if no IN_PROGRESS record is past its
+	 * lease
+	 */
+	public double oldestExpiredLeaseSeconds() {
+		Instant now = this.clock.instant();
+		return this.records.oldestExpiredLease(now)
+			.map((lockedUntil) -> Duration.between(lockedUntil, now).toMillis() / 1000.0)
+			.orElse(0.0);
 	}
 
 	/**
@@ -419,8 +480,11 @@ public class IdempotencyService {
 		return (remaining.compareTo(this.properties.retryAfter()) < 0) ? remaining : this.properties.retryAfter();
 	}
 
-	private static Lease lease(ClaimRequest request, UUID resourceId, int attempt, Instant lockedUntil) {
-		return new Lease(request.clientId(), request.key(), resourceId, attempt, lockedUntil);
+	private static String operationName(@Nullable String name) {
+		if (name == null || !OPERATION.matcher(name).matches()) {
+			throw new IllegalArgumentException("An operation's name must be 1-32 of [a-z_]");
+		}
+		return name;
 	}
 
 }

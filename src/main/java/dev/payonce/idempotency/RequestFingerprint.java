@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 
 /**
  * SHA-256 over the HTTP method, the route and the canonical form of a validated request
- * (DESIGN.md section 1). Two requests with the same idempotency key and different
+ * (docs/design.md section 1). Two requests with the same idempotency key and different
  * fingerprints are a key reuse, answered 422.
  *
  * <p>

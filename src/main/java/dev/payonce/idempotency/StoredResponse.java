@@ -4,7 +4,7 @@ import java.util.Map;
 
 /**
  * The finished response of an operation, stored with its record and replayed byte for
- * byte to every retry with the same key and fingerprint (DESIGN.md section 2).
+ * byte to every retry with the same key and fingerprint (docs/design.md section 2).
  *
  * @param status the HTTP status code
  * @param headers the selected headers to replay (for example {@code Content-Type} and

@@ -1,12 +1,16 @@
 /**
  * The generic idempotency engine: {@link dev.payonce.idempotency.IdempotencyKey},
  * {@link dev.payonce.idempotency.RequestFingerprint}, and the claim, lease, takeover,
- * completion and replay of one operation per (client, idempotency key) in PostgreSQL
- * (DESIGN.md sections 3 and 4).
+ * completion and replay of one operation per (scope, idempotency key) in PostgreSQL
+ * (docs/design.md sections 3 and 4).
  *
  * <p>
- * It knows nothing of payments: any operation (a refund, a message consumer) can use
- * {@link dev.payonce.idempotency.IdempotencyService} unchanged.
+ * {@link dev.payonce.idempotency.IdempotencyService#execute} is the one entry point: an
+ * operation supplies its steps ({@link dev.payonce.idempotency.IdempotentOperation}) and
+ * its {@link dev.payonce.idempotency.ReconciliationStep}; the engine owns the sequence,
+ * the transactions and the fence. It depends on no other business module (its scope is
+ * its own {@link dev.payonce.idempotency.IdempotencyScope}); payments and refunds are its
+ * first two operations. The {@code web} sub-package is its HTTP support.
  */
 @NullMarked
 package dev.payonce.idempotency;

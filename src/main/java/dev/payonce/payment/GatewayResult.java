@@ -1,7 +1,7 @@
 package dev.payonce.payment;
 
 /**
- * What the provider said about a charge (DESIGN.md section 5). Expected outcomes are
+ * What the provider said about a charge (docs/design.md section 5). Expected outcomes are
  * values, never exceptions.
  */
 public sealed interface GatewayResult {

@@ -6,13 +6,14 @@ import org.springframework.beans.factory.InitializingBean;
 import org.springframework.stereotype.Component;
 
 import dev.payonce.idempotency.IdempotencyService;
+import dev.payonce.idempotency.ReconciliationProperties;
 
 /**
  * Refuses to start Payonce with timings that could charge twice or lose a payment
- * (DESIGN.md section 4): the lease must outlast the provider's worst-case call plus a
- * margin, or a slow call could outlive its lease while a takeover re-drives the payment;
- * and the reconciler's give-up window must outlast a lease plus a worst-case call, or a
- * charge still in flight could land on a payment already marked FAILED.
+ * (docs/design.md section 4): the lease must outlast the provider's worst-case call plus
+ * a margin, or a slow call could outlive its lease while a takeover re-drives the
+ * payment; and the reconciler's give-up window must outlast a lease plus a worst-case
+ * call, or a charge still in flight could land on a payment already marked FAILED.
  */
 @Component
 class LeaseGuard implements InitializingBean {

@@ -3,8 +3,8 @@ package dev.payonce.payment;
 import java.util.Currency;
 
 /**
- * An amount of a payment: integer minor units of an ISO 4217 currency (DESIGN.md section
- * 2). Never a floating-point number, never rounded.
+ * An amount of a payment: integer minor units of an ISO 4217 currency (docs/design.md
+ * section 2). Never a floating-point number, never rounded.
  *
  * @param minorUnits the amount in the currency's smallest unit, 1 to
  * {@value #MAX_MINOR_UNITS}

@@ -17,7 +17,9 @@ import dev.payonce.client.ClientId;
 
 /**
  * A payment: created {@code PENDING} together with the idempotency claim, then moved once
- * to a final status. Never deleted (DESIGN.md section 4).
+ * to a final status. Never deleted (docs/design.md section 4). A {@code SUCCEEDED}
+ * payment can be refunded; its refunded and reserved amounts are kept by
+ * {@link RefundReservations}.
  *
  * <p>
  * Transitions are named for the fact and refuse to leave a final status. Concurrent
@@ -53,6 +55,14 @@ public class Payment {
 
 	@Column(name = "decline_code")
 	private @Nullable String declineCode;
+
+	/**
+	 * Minor units refunded so far. Read-only here: written only by
+	 * {@link RefundReservations}' conditional statements, so that no JPA write of a stale
+	 * payment can undo a reservation.
+	 */
+	@Column(name = "refunded_amount", insertable = false, updatable = false)
+	private long refundedAmount;
 
 	@Column(name = "created_at")
 	private Instant createdAt;
@@ -125,7 +135,7 @@ public class Payment {
 
 	/**
 	 * Reconciliation gave up: the provider confirms it has no charge for this payment,
-	 * and the give-up window has passed (DESIGN.md section 4, step 5).
+	 * and the give-up window has passed (docs/design.md section 4, step 5).
 	 * @param now when Payonce gave up (UTC)
 	 * @throws IllegalStateException unless the payment is {@code PENDING}
 	 */
@@ -180,6 +190,14 @@ public class Payment {
 
 	public @Nullable String declineCode() {
 		return this.declineCode;
+	}
+
+	/**
+	 * What succeeded refunds have returned so far, as read with this payment.
+	 * @return minor units of the payment's currency, 0 to the amount
+	 */
+	public long refundedAmount() {
+		return this.refundedAmount;
 	}
 
 	/**

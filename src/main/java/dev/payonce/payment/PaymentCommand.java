@@ -7,7 +7,7 @@ import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.idempotency.RequestFingerprint;
 
 /**
- * A validated request to create a payment (DESIGN.md section 2).
+ * A validated request to create a payment (docs/design.md section 2).
  *
  * @param clientId the calling client
  * @param idempotencyKey the client's idempotency key

@@ -20,7 +20,8 @@ public record PaymentId(UUID value) {
 
 	/**
 	 * The provider idempotency key: derived from the payment id, so that a charge re-sent
-	 * by a takeover or a retry is deduplicated by the provider (DESIGN.md section 1).
+	 * by a takeover or a retry is deduplicated by the provider (docs/design.md section
+	 * 1).
 	 * @return {@code payonce-payment-<uuid>}
 	 */
 	public String providerIdempotencyKey() {

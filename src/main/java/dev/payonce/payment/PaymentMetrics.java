@@ -11,9 +11,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * The payment module's meters: {@code payonce.payments} (payments that reached a final
- * status, by status), {@code payonce.provider.calls} (a timer of provider calls by
- * operation and outcome) and {@code payonce.reconciliation.outcomes}. Tags carry no
- * identifiers, so cardinality stays fixed.
+ * status, by status), {@code payonce.refunds} (the same for refunds),
+ * {@code payonce.provider.calls} (a timer of provider calls by operation and outcome).
+ * Tags carry no identifiers, so cardinality stays fixed.
  */
 @Component
 class PaymentMetrics {
@@ -27,12 +27,14 @@ class PaymentMetrics {
 				payments(status);
 			}
 		}
-		for (String outcome : new String[] { "found", "failed", "released" }) {
-			reconciliation(outcome);
-		}
 		// Every series exists from start-up, so a rate of unknown outcomes is never "no
 		// data".
-		for (String operation : new String[] { "charge", "lookup" }) {
+		for (RefundStatus status : RefundStatus.values()) {
+			if (status != RefundStatus.PENDING) {
+				refunds(status);
+			}
+		}
+		for (String operation : new String[] { "charge", "lookup", "refund", "refund_lookup" }) {
 			for (GatewayResult result : new GatewayResult[] { new GatewayResult.Approved("-"),
 					new GatewayResult.Declined("-", "-"), new GatewayResult.NotAttempted("-"),
 					new GatewayResult.Unknown("-") }) {
@@ -43,6 +45,17 @@ class PaymentMetrics {
 
 	void paymentFinished(PaymentStatus status) {
 		payments(status).increment();
+	}
+
+	void refundFinished(RefundStatus status) {
+		refunds(status).increment();
+	}
+
+	private Counter refunds(RefundStatus status) {
+		return Counter.builder("payonce.refunds")
+			.description("Refunds that reached a final status")
+			.tag("status", status.name().toLowerCase(Locale.ROOT))
+			.register(this.meters);
 	}
 
 	void providerCall(String operation, GatewayResult result, long nanos) {
@@ -57,21 +70,10 @@ class PaymentMetrics {
 			.register(this.meters);
 	}
 
-	void reconciled(String outcome) {
-		reconciliation(outcome).increment();
-	}
-
 	private Counter payments(PaymentStatus status) {
 		return Counter.builder("payonce.payments")
 			.description("Payments that reached a final status")
 			.tag("status", status.name().toLowerCase(Locale.ROOT))
-			.register(this.meters);
-	}
-
-	private Counter reconciliation(String outcome) {
-		return Counter.builder("payonce.reconciliation.outcomes")
-			.description("Stale payments the reconciler settled, by outcome")
-			.tag("outcome", outcome)
 			.register(this.meters);
 	}
 

@@ -5,7 +5,7 @@ import java.time.Duration;
 import dev.payonce.idempotency.StoredResponse;
 
 /**
- * What {@link PaymentService#pay} decided, for the HTTP layer to render (DESIGN.md
+ * What {@link PaymentService#pay} decided, for the HTTP layer to render (docs/design.md
  * section 2).
  */
 public sealed interface PaymentOutcome {

@@ -4,12 +4,13 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The receipt of a payment as the API shows it (DESIGN.md section 2).
+ * The receipt of a payment as the API shows it (docs/design.md section 2).
  *
  * @param id the payment id
  * @param orderId the client's order id
  * @param amount the amount in minor units
  * @param currency the ISO 4217 code, upper case
+ * @param refundedAmount what succeeded refunds returned, in minor units
  * @param status the payment status
  * @param providerReference the provider's id of the charge, {@code null} while none is
  * known
@@ -24,6 +25,10 @@ public record PaymentReceipt(@Schema(format = "uuid", example = "6a0c3cb5-0f69-4
 				example = "1200") long amount,
 		@Schema(pattern = "^[A-Z]{3}$", description = "ISO 4217 alphabetic code, upper case",
 				example = "ILS") String currency,
+		@Schema(format = "int64", minimum = "0", maximum = "99999999999",
+				description = "What succeeded refunds returned, in minor units of the currency; 0 to amount. "
+						+ "Not required: a 201 stored before refunds existed is replayed without it",
+				example = "0") long refundedAmount,
 		PaymentStatus status,
 		@Schema(nullable = true, description = "The provider's id of the charge; null while none is known",
 				example = "sim_ch_5f0e8c1d2b3a4f5e6d7c8b9a") @Nullable String providerReference,
@@ -37,8 +42,8 @@ public record PaymentReceipt(@Schema(format = "uuid", example = "6a0c3cb5-0f69-4
 	 */
 	public static PaymentReceipt of(Payment payment) {
 		return new PaymentReceipt(payment.id().toString(), payment.orderId(), payment.amount().minorUnits(),
-				payment.amount().currency().getCurrencyCode(), payment.status(), payment.providerReference(),
-				payment.createdAt().toString());
+				payment.amount().currency().getCurrencyCode(), payment.refundedAmount(), payment.status(),
+				payment.providerReference(), payment.createdAt().toString());
 	}
 
 }

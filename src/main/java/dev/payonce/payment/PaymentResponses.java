@@ -19,7 +19,7 @@ import dev.payonce.web.Problems;
 /**
  * Renders the final answers that are stored with the idempotency record and replayed byte
  * for byte: 201 with the receipt and {@code Location}, 402 with the
- * {@code payment-declined} problem (DESIGN.md section 2).
+ * {@code payment-declined} problem (docs/design.md section 2).
  */
 @Component
 public class PaymentResponses {

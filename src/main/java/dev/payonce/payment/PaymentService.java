@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.Function;
 
 import org.slf4j.Logger;
@@ -11,25 +12,32 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import dev.payonce.client.ClientId;
-import dev.payonce.idempotency.Claim;
+import dev.payonce.idempotency.Action;
 import dev.payonce.idempotency.ClaimRequest;
+import dev.payonce.idempotency.Creation;
+import dev.payonce.idempotency.Execution;
+import dev.payonce.idempotency.FinishStep;
+import dev.payonce.idempotency.IdempotencyScope;
 import dev.payonce.idempotency.IdempotencyService;
-import dev.payonce.idempotency.Lease;
+import dev.payonce.idempotency.IdempotentOperation;
 import dev.payonce.idempotency.StoredResponse;
 
 /**
- * Creates payments exactly once per (client, idempotency key) (DESIGN.md section 4).
+ * Creates payments exactly once per (client, idempotency key) (docs/design.md section 4),
+ * as the {@code payment} operation of the idempotency engine.
  *
  * <p>
- * The state machine: claim the key and create a {@code PENDING} payment in one short
- * transaction; call the provider outside any transaction with the provider idempotency
- * key derived from the payment id; then complete payment and record in one fenced
- * transaction (approved: 201, declined: 402), or release the lease at once when the
- * provider did not act or its outcome is unknown (503). A takeover re-drives the same
- * payment with the same provider key, so the provider returns the original charge instead
- * of making a second one.
+ * The steps: the claim step writes a {@code PENDING} payment in the claim transaction;
+ * the act step calls the provider outside any transaction with the provider idempotency
+ * key derived from the payment id; approved (201) and declined (402) finish the payment
+ * in the fenced completion transaction, while a refusal before charging or an unknown
+ * outcome (503) releases the lease at once. A takeover reloads the same payment and sends
+ * the same provider key, so the provider returns the original charge instead of making a
+ * second one.
  *
  * <p>
  * Thread-safe; correct with any number of concurrent requests and application instances
@@ -37,6 +45,9 @@ import dev.payonce.idempotency.StoredResponse;
  */
 @Service
 public class PaymentService {
+
+	/** The operation's name, stored with each of its idempotency records. */
+	public static final String OPERATION = "payment";
 
 	private static final Logger log = LoggerFactory.getLogger(PaymentService.class);
 
@@ -65,30 +76,35 @@ public class PaymentService {
 	/**
 	 * Creates the payment, or answers what an earlier request with the same key decided.
 	 * @param command the validated request
-	 * @param authorize checks the caller's authorisation again inside the claim
-	 * transaction (point of effect) and throws to refuse; nothing is then written or
-	 * charged
 	 * @return the outcome to render
 	 * @throws org.springframework.dao.DataAccessException if the database fails before or
 	 * after the provider call; the key is then either unclaimed or held by a lease that a
 	 * later retry takes over
 	 */
-	public PaymentOutcome pay(PaymentCommand command, Runnable authorize) {
-		PaymentId paymentId = PaymentId.random();
-		ClaimRequest request = new ClaimRequest(command.clientId(), command.idempotencyKey(), command.fingerprint(),
-				paymentId.value());
-		Payment pending = Payment.pending(paymentId, command.clientId(), command.orderId(), command.amount(),
-				command.paymentMethod(), now());
-		Claim claim = this.idempotency.claim(request, authorize, () -> this.payments.save(pending));
-		return switch (claim) {
-			case Claim.Replay replay -> new PaymentOutcome.Completed(replay.response(), true);
-			case Claim.Mismatch mismatch -> new PaymentOutcome.KeyReused();
-			case Claim.InProgress inProgress -> new PaymentOutcome.InProgress(inProgress.retryAfter());
-			// A fresh claim just wrote the payment; only a takeover needs to read it
-			// back.
-			case Claim.Acquired acquired -> charge(acquired.lease(),
-					acquired.takeover() ? load(new PaymentId(acquired.lease().resourceId())) : pending);
+	public PaymentOutcome pay(PaymentCommand command) {
+		ClaimRequest request = new ClaimRequest(scope(command.clientId()), command.idempotencyKey(),
+				command.fingerprint());
+		return switch (this.idempotency.execute(new Charge(command), request)) {
+			case Execution.Completed<GatewayResult> completed ->
+				new PaymentOutcome.Completed(completed.response(), completed.replayed());
+			case Execution.KeyReused<GatewayResult> reused -> new PaymentOutcome.KeyReused();
+			case Execution.InProgress<GatewayResult> inProgress ->
+				new PaymentOutcome.InProgress(inProgress.retryAfter());
+			case Execution.Released<GatewayResult> released ->
+				new PaymentOutcome.Unresolved(new PaymentId(released.resourceId()), released.retryAfter(),
+						released.reason() instanceof GatewayResult.Unknown);
+			case Execution.Refused<GatewayResult> refused ->
+				throw new IllegalStateException("The payment operation never refuses a claim");
 		};
+	}
+
+	/**
+	 * The engine's scope of a client's keys.
+	 * @param clientId the client
+	 * @return the scope with the client's id
+	 */
+	static IdempotencyScope scope(ClientId clientId) {
+		return new IdempotencyScope(clientId.value());
 	}
 
 	/**
@@ -101,42 +117,92 @@ public class PaymentService {
 		return this.payments.findByIdAndClientId(id.value(), clientId.value());
 	}
 
-	private PaymentOutcome charge(Lease lease, Payment payment) {
-		PaymentId paymentId = new PaymentId(lease.resourceId());
-		MDC.put("paymentId", paymentId.toString());
-		return switch (callProvider(payment)) {
-			case GatewayResult.Approved approved -> complete(lease, approved);
-			case GatewayResult.Declined declined -> complete(lease, declined);
-			case GatewayResult.NotAttempted notAttempted -> unresolved(lease, paymentId, false, notAttempted.reason());
-			case GatewayResult.Unknown unknown -> unresolved(lease, paymentId, true, unknown.reason());
-		};
+	/** The payment operation's steps for one request. */
+	private final class Charge implements IdempotentOperation<Payment, GatewayResult> {
+
+		private final PaymentCommand command;
+
+		Charge(PaymentCommand command) {
+			this.command = command;
+		}
+
+		@Override
+		public String name() {
+			return OPERATION;
+		}
+
+		@Override
+		public Creation<Payment, GatewayResult> create(UUID resourceId) {
+			Payment pending = Payment.pending(new PaymentId(resourceId), this.command.clientId(),
+					this.command.orderId(), this.command.amount(), this.command.paymentMethod(), now());
+			return new Creation.Created<>(PaymentService.this.payments.save(pending));
+		}
+
+		@Override
+		public Payment load(UUID resourceId) {
+			return PaymentService.this.load(new PaymentId(resourceId));
+		}
+
+		@Override
+		public Action<GatewayResult> act(Payment payment) {
+			MDC.put("paymentId", payment.id().toString());
+			GatewayResult result = callProvider(payment);
+			return switch (result) {
+				case GatewayResult.Approved approved -> new Action.Finish<>(succeeded(approved));
+				case GatewayResult.Declined declined -> new Action.Finish<>(declined(declined));
+				case GatewayResult.NotAttempted notAttempted -> {
+					log.warn("Payment {} unresolved (not attempted): {}; lease released for a retry", payment.id(),
+							notAttempted.reason());
+					yield new Action.Release<>(result);
+				}
+				case GatewayResult.Unknown unknown -> {
+					log.warn("Payment {} unresolved (outcome unknown): {}; lease released for a retry", payment.id(),
+							unknown.reason());
+					yield new Action.Release<>(result);
+				}
+			};
+		}
+
 	}
 
-	/**
-	 * Completes the payment held by {@code lease} with the provider's final answer,
-	 * exactly as a request would: payment and record in one fenced transaction.
-	 * @return the stored 201 or 402, or 409 if another attempt holds the key now
-	 */
-	PaymentOutcome complete(Lease lease, GatewayResult.Approved approved) {
-		return complete(lease, PaymentStatus.SUCCEEDED, (payment) -> {
+	/** The fenced completion of an approved charge: payment SUCCEEDED, 201 stored. */
+	FinishStep succeeded(GatewayResult.Approved approved) {
+		return (paymentId) -> finish(paymentId, PaymentStatus.SUCCEEDED, (payment) -> {
 			payment.markSucceeded(approved.providerReference(), now());
 			return this.responses.created(payment);
 		});
 	}
 
-	PaymentOutcome complete(Lease lease, GatewayResult.Declined declined) {
-		return complete(lease, PaymentStatus.DECLINED, (payment) -> {
+	/** The fenced completion of a declined charge: payment DECLINED, 402 stored. */
+	FinishStep declined(GatewayResult.Declined declined) {
+		return (paymentId) -> finish(paymentId, PaymentStatus.DECLINED, (payment) -> {
 			payment.markDeclined(declined.providerReference(), declined.declineCode(), now());
 			return this.responses.declined(payment);
 		});
 	}
 
 	/** Reconciliation gave up: payment FAILED and the failure stored for every retry. */
-	PaymentOutcome fail(Lease lease) {
-		return complete(lease, PaymentStatus.FAILED, (payment) -> {
+	FinishStep failed() {
+		return (paymentId) -> finish(paymentId, PaymentStatus.FAILED, (payment) -> {
 			payment.markFailed(now());
 			return this.responses.failed(payment);
 		});
+	}
+
+	/**
+	 * Runs inside the engine's fenced completion transaction: the payment is read in it,
+	 * moved, and flushed before the record is completed, so the payment's {@code UPDATE}
+	 * (and its version check) happens at a known place in that transaction.
+	 */
+	private StoredResponse finish(UUID id, PaymentStatus status, Function<Payment, StoredResponse> transition) {
+		Payment payment = load(new PaymentId(id));
+		StoredResponse response = transition.apply(payment);
+		this.payments.saveAndFlush(payment);
+		afterCommit(() -> {
+			this.metrics.paymentFinished(status);
+			log.info("Payment {} completed: {} ({})", id, status, response.status());
+		});
+		return response;
 	}
 
 	private GatewayResult callProvider(Payment payment) {
@@ -155,26 +221,8 @@ public class PaymentService {
 		return result;
 	}
 
-	private PaymentOutcome complete(Lease lease, PaymentStatus status, Function<Payment, StoredResponse> finish) {
-		PaymentId paymentId = new PaymentId(lease.resourceId());
-		return this.idempotency.complete(lease, () -> finish.apply(load(paymentId))).<PaymentOutcome>map((response) -> {
-			this.metrics.paymentFinished(status);
-			log.info("Payment {} completed: {} ({})", paymentId, status, response.status());
-			return new PaymentOutcome.Completed(response, false);
-		})
-			// Another attempt took the key over and will complete the same payment.
-			.orElseGet(() -> new PaymentOutcome.InProgress(this.idempotency.retryAfter()));
-	}
-
-	private PaymentOutcome unresolved(Lease lease, PaymentId paymentId, boolean outcomeUnknown, String reason) {
-		log.warn("Payment {} unresolved ({}): {}; lease released for a retry", paymentId,
-				outcomeUnknown ? "outcome unknown" : "not attempted", reason);
-		this.idempotency.release(lease);
-		return new PaymentOutcome.Unresolved(paymentId, this.idempotency.retryAfter(), outcomeUnknown);
-	}
-
 	/**
-	 * A payment by id, whatever its client; for the reconciler.
+	 * A payment by id, whatever its client; for takeovers and the reconciler.
 	 * @throws IllegalStateException if the payment does not exist
 	 */
 	Payment load(PaymentId paymentId) {
@@ -186,6 +234,16 @@ public class PaymentService {
 		// PostgreSQL keeps microseconds; a receipt must read the same before and after a
 		// reload.
 		return this.clock.instant().truncatedTo(ChronoUnit.MICROS);
+	}
+
+	/** Runs {@code action} once the current transaction has committed. */
+	static void afterCommit(Runnable action) {
+		TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+			@Override
+			public void afterCommit() {
+				action.run();
+			}
+		});
 	}
 
 }

@@ -12,6 +12,8 @@ interface Payments extends Repository<Payment, UUID> {
 
 	Payment save(Payment payment);
 
+	Payment saveAndFlush(Payment payment);
+
 	Optional<Payment> findById(UUID id);
 
 	Optional<Payment> findByIdAndClientId(UUID id, String clientId);

@@ -1,9 +1,10 @@
 /**
- * The payment aggregate and its use case: {@link dev.payonce.payment.PaymentService}
- * claims the idempotency key, charges through the
- * {@link dev.payonce.payment.PaymentGateway} port outside any transaction, and completes
- * payment and record together (DESIGN.md sections 2 to 5). The {@code web} sub-package
- * holds the HTTP API.
+ * Payments and their refunds, the first two operations of the idempotency engine:
+ * {@link dev.payonce.payment.PaymentService} charges and
+ * {@link dev.payonce.payment.RefundService} refunds through the
+ * {@link dev.payonce.payment.PaymentGateway} port outside any transaction, each supplying
+ * only its steps to {@link dev.payonce.idempotency.IdempotencyService#execute}
+ * (docs/design.md sections 2 to 5 and 8). The {@code web} sub-package holds the HTTP API.
  */
 @NullMarked
 package dev.payonce.payment;

@@ -184,12 +184,22 @@ public class ApiDocumentation {
 						.description("The HTTP status"))
 			.addProperty("detail", new StringSchema().description("This occurrence, for a person"))
 			.addProperty("instance", new StringSchema().format("uri-reference").description("The request path"))
-			.addProperty("paymentId",
-					new StringSchema().format("uuid")
-						.description("The payment concerned (payment-declined, payment-failed, "
-								+ "payment-provider-unavailable, payment-outcome-unknown)"))
+			.addProperty("paymentId", new StringSchema().format("uuid")
+				.description("The payment concerned (payment-declined, payment-failed, "
+						+ "payment-provider-unavailable, payment-outcome-unknown, refund-declined, refund-failed)"))
 			.addProperty("declineCode",
-					new StringSchema().description("The provider's reason (payment-declined), e.g. card_declined"))
+					new StringSchema()
+						.description("The provider's reason (payment-declined, refund-declined), e.g. card_declined"))
+			.addProperty("refundId",
+					new StringSchema().format("uuid")
+						.description("The refund concerned (refund-declined, refund-failed, "
+								+ "refund-provider-unavailable, refund-outcome-unknown)"))
+			.addProperty("refundableAmount",
+					new IntegerSchema().format("int64")
+						.minimum(java.math.BigDecimal.ZERO)
+						.description("Minor units the payment has left to refund now (refund-exceeds-refundable)"))
+			.addProperty("paymentStatus",
+					new StringSchema().description("The payment's status (payment-not-refundable), e.g. DECLINED"))
 			.addProperty("errors", new ArraySchema().items(new Schema<>().$ref("#/components/schemas/FieldError"))
 				.description("Each broken rule of the body (invalid-request)"));
 		problem.setRequired(List.of("type", "title", "status"));
@@ -205,7 +215,8 @@ public class ApiDocumentation {
 	}
 
 	private static final String DESCRIPTION = """
-			The payments API that cannot charge twice. Every POST /payments carries an Idempotency-Key; \
+			The payments API that cannot charge twice. Every POST /payments (and every refund, POST \
+			/payments/{id}/refunds) carries an Idempotency-Key; \
 			the first request with a key is executed once and every retry with the same key and the same \
 			request gets the stored response back, byte for byte, marked Idempotent-Replayed: true.
 

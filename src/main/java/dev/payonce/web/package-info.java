@@ -2,7 +2,7 @@
  * Cross-cutting HTTP: every error leaves Payonce as an RFC 9457 problem
  * ({@code application/problem+json}) with a stable type URI from
  * {@link dev.payonce.web.ProblemTypes}, and never with a stack trace, SQL text or
- * provider internals (DESIGN.md section 2).
+ * provider internals (docs/design.md section 2).
  */
 @NullMarked
 package dev.payonce.web;

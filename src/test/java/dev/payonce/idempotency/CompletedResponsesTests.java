@@ -6,8 +6,6 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import dev.payonce.client.ClientId;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 class CompletedResponsesTests {
@@ -16,7 +14,7 @@ class CompletedResponsesTests {
 
 	private static final IdempotencyKey KEY = new IdempotencyKey("order-1");
 
-	private static final ClientId ALICE = new ClientId("alice");
+	private static final IdempotencyScope ALICE = new IdempotencyScope("alice");
 
 	@Test
 	void replaysACachedRecordUntilItExpires() {
@@ -36,7 +34,7 @@ class CompletedResponsesTests {
 
 		cache.remember(ALICE, KEY, completed(NOW.plus(Duration.ofHours(24))));
 
-		assertThat(cache.find(new ClientId("bob"), KEY, NOW)).isEmpty();
+		assertThat(cache.find(new IdempotencyScope("bob"), KEY, NOW)).isEmpty();
 	}
 
 	@Test
@@ -49,7 +47,7 @@ class CompletedResponsesTests {
 	}
 
 	private static CompletedResponses.Completed completed(Instant expiresAt) {
-		return new CompletedResponses.Completed(RequestFingerprint.of("POST", "/payments", Map.of("a", "1")),
+		return new CompletedResponses.Completed("payment", RequestFingerprint.of("POST", "/payments", Map.of("a", "1")),
 				new StoredResponse(201, Map.of("Location", "/payments/1"), "{}"), expiresAt, NOW);
 	}
 

@@ -11,28 +11,31 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.OffsetClock;
 import dev.payonce.TestcontainersConfiguration;
-import dev.payonce.client.ClientId;
 import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * DESIGN.md section 4, step 6: completed records expire {@code retention} after
+ * docs/design.md section 4, step 6: completed records expire {@code retention} after
  * completion (1 h here), the retention job deletes only expired COMPLETED records, in
  * batches (50 here), exactly once even when two run at once, and an expired key starts a
  * new payment. Payments are never deleted. The clock is moved forward instead of waiting
@@ -42,6 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = { "payonce.idempotency.retention=1h", "payonce.idempotency.cleanup.batch-size=50",
 				"payonce.reconciliation.enabled=false" })
 @Import({ TestcontainersConfiguration.class, OffsetClock.Installed.class })
+@ExtendWith(OutputCaptureExtension.class)
 class RetentionIntegrationTests {
 
 	@LocalServerPort
@@ -75,10 +79,9 @@ class RetentionIntegrationTests {
 		Reply expiring = this.api.pay("old-" + run, body("order-old-" + run, 100));
 		this.clock.advance(Duration.ofMinutes(90));
 		Reply live = this.api.pay("new-" + run, body("order-new-" + run, 200));
-		ClaimRequest inProgress = new ClaimRequest(ClientId.random(), new IdempotencyKey("held-" + run),
-				RequestFingerprint.of("POST", "/test", Map.of()), UUID.randomUUID());
-		Claim held = this.idempotency.claim(inProgress, () -> {
-		});
+		ClaimRequest inProgress = new ClaimRequest(new IdempotencyScope("retention-" + run.substring(0, 8)),
+				new IdempotencyKey("held-" + run), RequestFingerprint.of("POST", "/test", Map.of()));
+		Claim held = this.idempotency.claim("retention_test", inProgress, Creation.Created::new);
 		double deletedBefore = deletedCounter();
 
 		long deleted = this.cleanup.deleteExpired();
@@ -121,17 +124,7 @@ class RetentionIntegrationTests {
 		Instant expiresAt = this.clock.instant().minus(Duration.ofMinutes(1));
 		this.clock.advance(Duration.ofHours(3));
 		int rows = 1_000;
-		this.jdbc.sql("""
-				INSERT INTO idempotency_records (client_id, idempotency_key, request_fingerprint, status, attempt,
-				    resource_id, response_status, response_headers, response_body, created_at, completed_at, expires_at)
-				SELECT ?, 'k-' || n, repeat('0', 64), 'COMPLETED', 1, gen_random_uuid(), 201, '{}', '{}', ?, ?, ?
-				FROM generate_series(1, ?) AS n""")
-			.param(client)
-			.param(Timestamp.from(expiresAt))
-			.param(Timestamp.from(expiresAt))
-			.param(Timestamp.from(expiresAt))
-			.param(rows)
-			.update();
+		insertExpired(client, expiresAt, rows);
 		long expiredBefore = this.jdbc.sql("""
 				SELECT count(*) FROM idempotency_records WHERE status = 'COMPLETED' AND expires_at <= ?""")
 			.param(Timestamp.from(this.clock.instant()))
@@ -161,6 +154,60 @@ class RetentionIntegrationTests {
 		finally {
 			threads.shutdownNow();
 		}
+	}
+
+	@Test
+	void aRunAskedToStopFinishesItsBatchAndStartsNoOther(CapturedOutput output) {
+		String client = "retention-stop-" + UUID.randomUUID().toString().substring(0, 8);
+		Instant expiresAt = this.clock.instant().minus(Duration.ofMinutes(1));
+		this.clock.advance(Duration.ofHours(3));
+		insertExpired(client, expiresAt, 200);
+		AtomicInteger asked = new AtomicInteger();
+
+		long deleted = this.cleanup.deleteExpired(() -> asked.getAndIncrement() > 0);
+
+		assertThat(deleted).isEqualTo(50);
+		assertThat(asked).hasValue(2);
+		assertThat(this.jdbc.sql("SELECT count(*) FROM idempotency_records WHERE client_id = ?")
+			.param(client)
+			.query(Long.class)
+			.single()).isGreaterThanOrEqualTo(150);
+		assertThat(output).contains("Retention stopped for shutdown between batches");
+		this.jdbc.sql("DELETE FROM idempotency_records WHERE client_id = ?").param(client).update();
+	}
+
+	@Test
+	void overdueGaugeMeasuresTheOldestExpiredRecordUntilRetentionDeletesIt() {
+		String run = UUID.randomUUID().toString();
+		Reply paid = this.api.pay("overdue-" + run, body("order-overdue-" + run, 500));
+		this.clock.advance(Duration.ofMinutes(70));
+
+		double overdue = overdueGauge();
+		this.cleanup.deleteExpired();
+		double afterCleanup = overdueGauge();
+
+		assertThat(paid.status()).isEqualTo(201);
+		assertThat(overdue).isGreaterThanOrEqualTo(Duration.ofMinutes(10).toSeconds());
+		assertThat(afterCleanup).isLessThan(Duration.ofMinutes(1).toSeconds());
+	}
+
+	private double overdueGauge() {
+		return this.meters.get("payonce.idempotency.cleanup.overdue").gauge().value();
+	}
+
+	private void insertExpired(String client, Instant expiresAt, int rows) {
+		this.jdbc
+			.sql("""
+					INSERT INTO idempotency_records (client_id, idempotency_key, operation, request_fingerprint, status, attempt,
+					    resource_id, response_status, response_headers, response_body, created_at, completed_at, expires_at)
+					SELECT ?, 'k-' || n, 'payment', repeat('0', 64), 'COMPLETED', 1, gen_random_uuid(), 201, '{}', '{}', ?, ?, ?
+					FROM generate_series(1, ?) AS n""")
+			.param(client)
+			.param(Timestamp.from(expiresAt))
+			.param(Timestamp.from(expiresAt))
+			.param(Timestamp.from(expiresAt))
+			.param(rows)
+			.update();
 	}
 
 	private double deletedCounter() {

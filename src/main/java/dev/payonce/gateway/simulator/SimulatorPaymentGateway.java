@@ -9,26 +9,30 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.TransactionException;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.payonce.gateway.simulator.SimulatorProperties.Fault;
 import dev.payonce.payment.ChargeRequest;
 import dev.payonce.payment.GatewayResult;
 import dev.payonce.payment.PaymentGateway;
+import dev.payonce.payment.RefundRequest;
 
 /**
  * A simulated payment provider with its own ledger, active unless
- * {@code payonce.gateway.provider} names another adapter (DESIGN.md section 5).
+ * {@code payonce.gateway.provider} names another adapter (docs/design.md section 5).
  *
  * <p>
  * Like a real provider it charges at most once per provider idempotency key: the ledger
@@ -37,7 +41,12 @@ import dev.payonce.payment.PaymentGateway;
  * and a repeated key returns the first charge's result. Payment methods (after Stripe's
  * test tokens): {@code pm_card_chargeDeclined} declines with {@code card_declined},
  * {@code pm_card_chargeDeclinedInsufficientFunds} with {@code insufficient_funds}; any
- * other token is approved. Faults come from {@link SimulatorProperties}.
+ * other token is approved. Refunds work the same way in their own ledger,
+ * {@code simulated_provider_refunds}, deduplicated by the refund's provider idempotency
+ * key. Faults come from {@link SimulatorProperties} and apply to charges and refunds
+ * alike; lookups of either take the configured latency. When its ledger (which shares the
+ * application's database and connection pool) cannot be reached, a call or lookup answers
+ * an unknown outcome, as a real provider's internal failure would, rather than throwing.
  */
 @Component
 @ConditionalOnProperty(name = "payonce.gateway.provider", havingValue = "simulator", matchIfMissing = true)
@@ -48,9 +57,12 @@ class SimulatorPaymentGateway implements PaymentGateway {
 	private static final Map<String, String> DECLINES = Map.of("pm_card_chargeDeclined", "card_declined",
 			"pm_card_chargeDeclinedInsufficientFunds", "insufficient_funds");
 
+	/** Charges made with this token are approved, and every refund of them declined. */
+	private static final String REFUND_FAILS = "pm_card_refundFail";
+
 	private final SecureRandom random = new SecureRandom();
 
-	private final AtomicLong charges = new AtomicLong();
+	private final AtomicLong calls = new AtomicLong();
 
 	private final JdbcClient jdbc;
 
@@ -71,32 +83,82 @@ class SimulatorPaymentGateway implements PaymentGateway {
 
 	@Override
 	public GatewayResult charge(ChargeRequest request) {
-		long call = this.charges.incrementAndGet();
+		return call(() -> chargeOnce(request));
+	}
+
+	@Override
+	public GatewayResult refund(RefundRequest request) {
+		return call(() -> refundOnce(request));
+	}
+
+	/**
+	 * One provider call with every fault: the same for charges and refunds, and counted
+	 * together for {@code every}.
+	 */
+	private GatewayResult call(Supplier<Entry> ledgerWrite) {
+		long call = this.calls.incrementAndGet();
 		long started = System.nanoTime();
 		if (meets(this.properties.refuse(), call)) {
 			return new GatewayResult.NotAttempted("simulated refusal before processing");
 		}
 		if (meets(this.properties.errorBeforeCharge(), call)) {
-			return new GatewayResult.Unknown("simulated 5xx before charging");
+			return new GatewayResult.Unknown("simulated 5xx before acting");
 		}
 		if (!waitWithinTimeout(this.properties.latency(), started)) {
 			return new GatewayResult.Unknown("simulated client timeout before the provider acted");
 		}
-		Charge charge = this.ownTransaction.execute((status) -> chargeOnce(request));
-		if (charge == null) {
+		Entry entry;
+		try {
+			entry = this.ownTransaction.execute((status) -> ledgerWrite.get());
+		}
+		catch (DataAccessException | TransactionException ex) {
+			// The ledger shares the application's database and pool: when it cannot be
+			// reached, or the write's commit is in doubt, the simulated provider answers
+			// as a real one with an internal failure would (a 5xx: outcome unknown).
+			log.warn("Simulated provider could not reach its ledger: {}", ex.getClass().getSimpleName());
+			return new GatewayResult.Unknown("simulated provider failed: ledger unreachable");
+		}
+		if (entry == null) {
 			return new GatewayResult.Unknown("simulated provider returned nothing");
 		}
 		if (meets(this.properties.timeoutAfterCharge(), call)) {
-			return new GatewayResult.Unknown("simulated timeout after charging");
+			return new GatewayResult.Unknown("simulated timeout after acting");
 		}
-		if (charge.created() && !waitWithinTimeout(this.properties.delayAfterCharge(), started)) {
-			return new GatewayResult.Unknown("simulated client timeout after charging");
+		if (entry.created() && !waitWithinTimeout(this.properties.delayAfterCharge(), started)) {
+			return new GatewayResult.Unknown("simulated client timeout after acting");
 		}
-		return charge.result();
+		return entry.result();
 	}
 
 	@Override
 	public GatewayResult lookup(String providerIdempotencyKey) {
+		return lookupWithFaults(() -> lookupCharge(providerIdempotencyKey));
+	}
+
+	@Override
+	public GatewayResult lookupRefund(String providerIdempotencyKey) {
+		return lookupWithFaults(() -> lookupRefundEntry(providerIdempotencyKey));
+	}
+
+	/**
+	 * One lookup, charge or refund: it takes the configured latency (bounded by the
+	 * timeout) and answers an unknown outcome, as a real provider's 5xx, when the ledger
+	 * cannot be reached.
+	 */
+	private GatewayResult lookupWithFaults(Supplier<GatewayResult> ledgerRead) {
+		if (!waitWithinTimeout(this.properties.latency(), System.nanoTime())) {
+			return new GatewayResult.Unknown("simulated client timeout before the provider answered a lookup");
+		}
+		try {
+			return ledgerRead.get();
+		}
+		catch (DataAccessException ex) {
+			log.warn("Simulated provider could not reach its ledger: {}", ex.getClass().getSimpleName());
+			return new GatewayResult.Unknown("simulated provider failed: ledger unreachable");
+		}
+	}
+
+	private GatewayResult lookupCharge(String providerIdempotencyKey) {
 		return this.jdbc.sql("""
 				SELECT provider_reference, amount, currency, outcome, decline_code
 				FROM simulated_provider_charges WHERE provider_idempotency_key = :key
@@ -108,12 +170,24 @@ class SimulatorPaymentGateway implements PaymentGateway {
 			.orElseGet(() -> new GatewayResult.NotAttempted("no charge under this provider idempotency key"));
 	}
 
+	private GatewayResult lookupRefundEntry(String providerIdempotencyKey) {
+		return this.jdbc.sql("""
+				SELECT provider_reference, outcome, decline_code
+				FROM simulated_provider_refunds WHERE provider_idempotency_key = :key
+				""")
+			.param("key", providerIdempotencyKey)
+			.query((rs, row) -> outcome(rs.getString("provider_reference"), rs.getString("outcome"),
+					rs.getString("decline_code")))
+			.optional()
+			.orElseGet(() -> new GatewayResult.NotAttempted("no refund under this provider idempotency key"));
+	}
+
 	@Override
 	public Duration worstCaseCallDuration() {
 		return this.properties.timeout();
 	}
 
-	private Charge chargeOnce(ChargeRequest request) {
+	private Entry chargeOnce(ChargeRequest request) {
 		@Nullable String declineCode = DECLINES.get(request.paymentMethod());
 		Instant now = this.clock.instant();
 		int inserted = this.jdbc
@@ -146,7 +220,7 @@ class SimulatorPaymentGateway implements PaymentGateway {
 					// parameters.
 					: new GatewayResult.NotAttempted("provider idempotency key reused with different parameters"))
 			.single();
-		return new Charge(result, inserted == 1);
+		return new Entry(result, inserted == 1);
 	}
 
 	private static boolean sameParameters(ChargeRequest request, long amount, String currency) {
@@ -195,8 +269,58 @@ class SimulatorPaymentGateway implements PaymentGateway {
 		return bytes;
 	}
 
-	/** A ledger charge and whether this call created it. */
-	private record Charge(GatewayResult result, boolean created) {
+	/**
+	 * Refunds once per provider idempotency key. Refunds of a charge made with
+	 * {@code pm_card_refundFail} are declined ({@code refund_failed}, after Stripe's test
+	 * token), and so is a refund of a charge the ledger does not hold
+	 * ({@code charge_not_found}).
+	 */
+	private Entry refundOnce(RefundRequest request) {
+		@Nullable String paymentMethod = this.jdbc
+			.sql("SELECT payment_method FROM simulated_provider_charges WHERE provider_reference = :reference")
+			.param("reference", request.chargeReference())
+			.query(String.class)
+			.optional()
+			.orElse(null);
+		@Nullable String declineCode = (paymentMethod == null) ? "charge_not_found"
+				: REFUND_FAILS.equals(paymentMethod) ? "refund_failed" : null;
+		int inserted = this.jdbc
+			.sql("""
+					INSERT INTO simulated_provider_refunds
+					    (provider_reference, provider_idempotency_key, charge_reference, amount, currency, outcome, decline_code, created_at)
+					VALUES (:reference, :key, :charge, :amount, :currency, :outcome, :declineCode, :now)
+					ON CONFLICT (provider_idempotency_key) DO NOTHING
+					""")
+			.param("reference", "sim_re_" + HexFormat.of().formatHex(randomBytes()))
+			.param("key", request.providerIdempotencyKey())
+			.param("charge", request.chargeReference())
+			.param("amount", request.amount().minorUnits())
+			.param("currency", request.amount().currency().getCurrencyCode())
+			.param("outcome", (declineCode != null) ? "DECLINED" : "SUCCEEDED")
+			.param("declineCode", declineCode)
+			.param("now", this.clock.instant().atOffset(ZoneOffset.UTC))
+			.update();
+		if (inserted == 0) {
+			log.info("Simulated provider deduplicated a refund by its provider idempotency key");
+		}
+		GatewayResult result = this.jdbc.sql("""
+				SELECT provider_reference, amount, charge_reference, outcome, decline_code
+				FROM simulated_provider_refunds WHERE provider_idempotency_key = :key
+				""")
+			.param("key", request.providerIdempotencyKey())
+			.query((rs,
+					row) -> (rs.getLong("amount") == request.amount().minorUnits()
+							&& rs.getString("charge_reference").equals(request.chargeReference()))
+									? outcome(rs.getString("provider_reference"), rs.getString("outcome"),
+											rs.getString("decline_code"))
+									: new GatewayResult.NotAttempted(
+											"provider idempotency key reused with different parameters"))
+			.single();
+		return new Entry(result, inserted == 1);
+	}
+
+	/** A ledger entry (charge or refund) and whether this call created it. */
+	private record Entry(GatewayResult result, boolean created) {
 	}
 
 }

@@ -10,13 +10,15 @@ import org.springframework.validation.annotation.Validated;
  * Settings of the simulated provider, under {@code payonce.gateway.simulator.*}.
  *
  * <p>
- * A charge call is bounded by {@code timeout}, like a real HTTP client's: latency or a
- * delay after the charge that reaches it ends the call as an unknown outcome. Each fault
- * can fire at random ({@code rate}, a probability from 0 to 1) and deterministically on
- * every Nth charge call ({@code every}, 0 for never); either one firing is enough.
+ * A provider call (a charge or a refund) is bounded by {@code timeout}, like a real HTTP
+ * client's: latency or a delay after the charge that reaches it ends the call as an
+ * unknown outcome. Each fault can fire at random ({@code rate}, a probability from 0 to
+ * 1) and deterministically on every Nth provider call, charges and refunds counted
+ * together ({@code every}, 0 for never); either one firing is enough.
  *
- * @param latency how long each charge takes before the provider acts (default 0)
- * @param timeout the simulated client timeout of one charge call (default 10s)
+ * @param latency how long each provider call (a charge, a refund, or a lookup of either)
+ * takes before the provider acts or answers (default 0)
+ * @param timeout the simulated client timeout of one provider call (default 10s)
  * @param delayAfterCharge how long the provider takes to answer after writing a new
  * charge to its ledger (default 0); lets a test kill the process at that moment
  * @param refuse refuse before charging: connection refused, 429 ({@code NotAttempted})
@@ -49,8 +51,9 @@ public record SimulatorProperties(@DefaultValue("0s") Duration latency, @Default
 	/**
 	 * One injected fault.
 	 *
-	 * @param rate the probability, 0 to 1, that a charge call meets the fault (default 0)
-	 * @param every meet the fault on every Nth charge call, 0 for never (default 0)
+	 * @param rate the probability, 0 to 1, that a provider call meets the fault (default
+	 * 0)
+	 * @param every meet the fault on every Nth provider call, 0 for never (default 0)
 	 */
 	public record Fault(@DefaultValue("0") double rate, @DefaultValue("0") int every) {
 

@@ -18,6 +18,8 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 
+import dev.payonce.idempotency.IdempotencyKey;
+import dev.payonce.idempotency.web.IdempotencyHeaders;
 import dev.payonce.payment.PaymentReceipt;
 import dev.payonce.web.ApiDocumentation;
 
@@ -44,7 +46,7 @@ interface PaymentOperations {
 			description = "Validates the request, claims the Idempotency-Key for the calling client, charges the provider "
 					+ "with a provider idempotency key derived from the payment id, and stores the answer. Every retry "
 					+ "with the same key and request gets the stored answer back, byte for byte.",
-			parameters = @Parameter(name = PaymentController.IDEMPOTENCY_KEY, in = ParameterIn.HEADER, required = true,
+			parameters = @Parameter(name = IdempotencyHeaders.IDEMPOTENCY_KEY, in = ParameterIn.HEADER, required = true,
 					description = "Names this payment: 1-255 visible ASCII characters, bare (abc) or as an RFC 8941 "
 							+ "string (\"abc\"); both spellings name the same key. A comma outside a string is refused "
 							+ "(two header lines combined). Scoped to the calling client.",
@@ -58,7 +60,7 @@ interface PaymentOperations {
 					headers = {
 							@Header(name = HttpHeaders.LOCATION, required = true, description = "/payments/{id}",
 									schema = @Schema(type = "string", format = "uri-reference")),
-							@Header(name = PaymentController.IDEMPOTENT_REPLAYED,
+							@Header(name = IdempotencyHeaders.IDEMPOTENT_REPLAYED,
 									description = "Present, as true, only on a stored answer replayed",
 									schema = @Schema(type = "string", allowableValues = "true")) },
 					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
@@ -75,7 +77,7 @@ interface PaymentOperations {
 													value = ProblemExamples.INVALID_REQUEST) })),
 					@ApiResponse(responseCode = "402",
 							description = "Declined by the provider, or given up by reconciliation; stored and replayed",
-							headers = @Header(name = PaymentController.IDEMPOTENT_REPLAYED,
+							headers = @Header(name = IdempotencyHeaders.IDEMPOTENT_REPLAYED,
 									description = "Present, as true, only on a stored answer replayed",
 									schema = @Schema(type = "string", allowableValues = "true")),
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
@@ -91,7 +93,8 @@ interface PaymentOperations {
 									examples = @ExampleObject(name = "idempotency-request-in-progress",
 											value = ProblemExamples.IN_PROGRESS))),
 					@ApiResponse(responseCode = "422",
-							description = "The key was used with a different request; nothing executed",
+							description = "The key was used with a different request, or names another operation (a "
+									+ "refund's key); nothing executed",
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
 									examples = @ExampleObject(name = "idempotency-key-reused",
 											value = ProblemExamples.KEY_REUSED))),
@@ -117,7 +120,7 @@ interface PaymentOperations {
 													value = ProblemExamples.PROVIDER_UNAVAILABLE),
 											@ExampleObject(name = "payment-outcome-unknown",
 													value = ProblemExamples.OUTCOME_UNKNOWN) })) })
-	ResponseEntity<byte[]> create(@Parameter(hidden = true) HttpHeaders headers,
+	ResponseEntity<byte[]> create(@Parameter(hidden = true) IdempotencyKey key,
 			@Parameter(hidden = true) InputStream body) throws IOException;
 
 	@Operation(operationId = "getPayment", summary = "Read a payment of the calling client",

@@ -6,25 +6,18 @@ import java.util.List;
 import org.springframework.http.HttpStatus;
 
 import dev.payonce.payment.PaymentId;
+import dev.payonce.payment.PaymentStatus;
+import dev.payonce.payment.RefundId;
 import dev.payonce.web.ApiProblem;
 
 /**
- * The problems of the payments API (DESIGN.md section 2), each with its stable type slug.
+ * The problems of the payments and refunds API (docs/design.md sections 2 and 8), each
+ * with its stable type slug; the idempotency problems are the engine's
+ * ({@link dev.payonce.idempotency.web.IdempotencyProblems}).
  */
 final class PaymentProblems {
 
 	private PaymentProblems() {
-	}
-
-	static ApiProblem keyMissing() {
-		return new ApiProblem(HttpStatus.BAD_REQUEST, "idempotency-key-missing", "Idempotency-Key missing",
-				"POST /payments requires an Idempotency-Key header naming this operation.");
-	}
-
-	static ApiProblem keyInvalid(String why) {
-		return new ApiProblem(HttpStatus.BAD_REQUEST, "idempotency-key-invalid", "Idempotency-Key invalid",
-				"The Idempotency-Key header must be 1-255 visible ASCII characters, bare or as an RFC 8941 string: "
-						+ why + ".");
 	}
 
 	static ApiProblem invalidRequest(List<FieldError> errors) {
@@ -36,17 +29,6 @@ final class PaymentProblems {
 	static ApiProblem payloadTooLarge(int limit) {
 		return new ApiProblem(HttpStatus.CONTENT_TOO_LARGE, "payload-too-large", "Payload too large",
 				"The request body must be at most " + limit + " bytes.");
-	}
-
-	static ApiProblem keyReused() {
-		return new ApiProblem(HttpStatus.UNPROCESSABLE_CONTENT, "idempotency-key-reused", "Idempotency-Key reused",
-				"This Idempotency-Key was already used with a different request. Use a new key for a new payment.");
-	}
-
-	static ApiProblem inProgress(Duration retryAfter) {
-		return new ApiProblem(HttpStatus.CONFLICT, "idempotency-request-in-progress", "Request in progress",
-				"A request with this Idempotency-Key is still being processed. Retry after the Retry-After interval.")
-			.retryAfter(retryAfter);
 	}
 
 	static ApiProblem providerUnavailable(PaymentId paymentId, Duration retryAfter) {
@@ -62,6 +44,39 @@ final class PaymentProblems {
 				"The payment provider did not confirm the outcome. Retrying with the same Idempotency-Key is safe and resolves it without a second charge.")
 			.with("paymentId", paymentId.toString())
 			.retryAfter(retryAfter);
+	}
+
+	static ApiProblem notRefundable(PaymentStatus status) {
+		return new ApiProblem(HttpStatus.CONFLICT, "payment-not-refundable", "Payment not refundable",
+				"Only a SUCCEEDED payment can be refunded; this one is " + status + ".")
+			.with("paymentStatus", status.name());
+	}
+
+	static ApiProblem refundExceedsRefundable(long refundable) {
+		return new ApiProblem(HttpStatus.CONFLICT, "refund-exceeds-refundable", "Refund exceeds refundable amount",
+				"The refund asks for more than the payment has left to refund (its amount minus refunded and "
+						+ "in-flight refunds); nothing was refunded.")
+			.with("refundableAmount", refundable);
+	}
+
+	static ApiProblem refundProviderUnavailable(RefundId refundId, Duration retryAfter) {
+		return new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "refund-provider-unavailable",
+				"Refund provider unavailable",
+				"The payment provider could not take the refund; nothing was refunded. Retrying with the same Idempotency-Key is safe.")
+			.with("refundId", refundId.toString())
+			.retryAfter(retryAfter);
+	}
+
+	static ApiProblem refundOutcomeUnknown(RefundId refundId, Duration retryAfter) {
+		return new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "refund-outcome-unknown", "Refund outcome unknown",
+				"The payment provider did not confirm the refund. Retrying with the same Idempotency-Key is safe and resolves it without a second refund.")
+			.with("refundId", refundId.toString())
+			.retryAfter(retryAfter);
+	}
+
+	static ApiProblem refundNotFound() {
+		return new ApiProblem(HttpStatus.NOT_FOUND, "refund-not-found", "Refund not found",
+				"No refund with this id exists for this payment and client.");
 	}
 
 	static ApiProblem quotaExceeded(Duration retryAfter) {

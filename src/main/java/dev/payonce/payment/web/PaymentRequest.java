@@ -10,7 +10,7 @@ import dev.payonce.payment.Money;
 
 /**
  * The body of {@code POST /payments} after its JSON types were checked, before its values
- * are (DESIGN.md section 2). Bean Validation checks the value rules.
+ * are (docs/design.md section 2). Bean Validation checks the value rules.
  *
  * @param orderId 1-64 of {@code [A-Za-z0-9._:-]}
  * @param amount minor units, 1 to 99 999 999 999

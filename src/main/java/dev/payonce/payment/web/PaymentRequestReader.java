@@ -28,11 +28,11 @@ import dev.payonce.payment.Money;
 import dev.payonce.payment.PaymentCommand;
 
 /**
- * Reads the body of {@code POST /payments} strictly (DESIGN.md section 2): a JSON object
- * with no unknown or duplicate members; {@code amount} a JSON integer in minor units,
- * never a fraction, exponent or string, never rounded; {@code currency} an ISO 4217 code
- * with minor units, in any letter case. Every problem found is reported, not just the
- * first.
+ * Reads the body of {@code POST /payments} strictly (docs/design.md section 2): a JSON
+ * object with no unknown or duplicate members; {@code amount} a JSON integer in minor
+ * units, never a fraction, exponent or string, never rounded; {@code currency} an ISO
+ * 4217 code with minor units, in any letter case. Every problem found is reported, not
+ * just the first.
  */
 @Component
 class PaymentRequestReader {
@@ -101,7 +101,11 @@ class PaymentRequestReader {
 				paymentMethod);
 	}
 
-	private JsonNode parse(byte[] body) {
+	/**
+	 * Parses a body strictly: one JSON object, no duplicate members, no trailing content.
+	 * @throws dev.payonce.web.ApiProblem 400 {@code invalid-request}
+	 */
+	JsonNode parse(byte[] body) {
 		if (body.length == 0) {
 			throw PaymentProblems.invalidRequest(List.of(new FieldError("", "a JSON object body is required")));
 		}
@@ -125,7 +129,7 @@ class PaymentRequestReader {
 		return root;
 	}
 
-	private static @Nullable String text(JsonNode root, String field, List<FieldError> errors) {
+	static @Nullable String text(JsonNode root, String field, List<FieldError> errors) {
 		JsonNode node = root.get(field);
 		if (node == null || node.isNull()) {
 			return null;
@@ -137,7 +141,7 @@ class PaymentRequestReader {
 		return node.stringValue();
 	}
 
-	private static @Nullable Long amount(JsonNode root, List<FieldError> errors) {
+	static @Nullable Long amount(JsonNode root, List<FieldError> errors) {
 		JsonNode node = root.get("amount");
 		if (node == null || node.isNull()) {
 			return null;

@@ -2,7 +2,7 @@ package dev.payonce.payment.web;
 
 /**
  * Example problem bodies for the OpenAPI document, one per problem type of the payments
- * API's own (the problems every operation shares come from
+ * and refunds API's own (the problems every operation shares come from
  * {@link dev.payonce.web.ApiDocumentation}). Compile-time constants, so annotations can
  * name them.
  */
@@ -12,7 +12,7 @@ final class ProblemExamples {
 
 	static final String KEY_MISSING = "{\"type\":\"" + BASE
 			+ "idempotency-key-missing\",\"title\":\"Idempotency-Key missing\",\"status\":400,"
-			+ "\"detail\":\"POST /payments requires an Idempotency-Key header naming this operation.\",\"instance\":\"/payments\"}";
+			+ "\"detail\":\"This request requires an Idempotency-Key header naming this operation.\",\"instance\":\"/payments\"}";
 
 	static final String KEY_INVALID = "{\"type\":\"" + BASE
 			+ "idempotency-key-invalid\",\"title\":\"Idempotency-Key invalid\",\"status\":400,"
@@ -50,7 +50,7 @@ final class ProblemExamples {
 
 	static final String KEY_REUSED = "{\"type\":\"" + BASE
 			+ "idempotency-key-reused\",\"title\":\"Idempotency-Key reused\",\"status\":422,"
-			+ "\"detail\":\"This Idempotency-Key was already used with a different request. Use a new key for a new payment.\","
+			+ "\"detail\":\"This Idempotency-Key was already used with a different request. Use a new key for a new operation.\","
 			+ "\"instance\":\"/payments\"}";
 
 	static final String PROVIDER_UNAVAILABLE = "{\"type\":\"" + BASE
@@ -66,6 +66,44 @@ final class ProblemExamples {
 	static final String NOT_FOUND = "{\"type\":\"" + BASE
 			+ "payment-not-found\",\"title\":\"Payment not found\",\"status\":404,"
 			+ "\"detail\":\"No payment with this id exists for this client.\",\"instance\":\"/payments/6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a\"}";
+
+	static final String REFUND_DECLINED = "{\"type\":\"" + BASE
+			+ "refund-declined\",\"title\":\"Refund declined\",\"status\":402,"
+			+ "\"detail\":\"The payment provider declined the refund; nothing was refunded and the amount is refundable again.\","
+			+ "\"instance\":\"/payments/6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a/refunds\","
+			+ "\"paymentId\":\"6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a\",\"refundId\":\"0f4b7d52-7f1e-4d0e-9b1a-2c3d4e5f6a7b\","
+			+ "\"declineCode\":\"refund_failed\"}";
+
+	static final String REFUND_FAILED = "{\"type\":\"" + BASE
+			+ "refund-failed\",\"title\":\"Refund failed\",\"status\":402,"
+			+ "\"detail\":\"The payment provider never processed this refund and nothing was refunded. Use a new Idempotency-Key to try again.\","
+			+ "\"instance\":\"/payments/6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a/refunds\","
+			+ "\"paymentId\":\"6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a\",\"refundId\":\"0f4b7d52-7f1e-4d0e-9b1a-2c3d4e5f6a7b\"}";
+
+	static final String NOT_REFUNDABLE = "{\"type\":\"" + BASE
+			+ "payment-not-refundable\",\"title\":\"Payment not refundable\",\"status\":409,"
+			+ "\"detail\":\"Only a SUCCEEDED payment can be refunded; this one is DECLINED.\","
+			+ "\"instance\":\"/payments/6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a/refunds\",\"paymentStatus\":\"DECLINED\"}";
+
+	static final String REFUND_EXCEEDS = "{\"type\":\"" + BASE
+			+ "refund-exceeds-refundable\",\"title\":\"Refund exceeds refundable amount\",\"status\":409,"
+			+ "\"detail\":\"The refund asks for more than the payment has left to refund (its amount minus refunded and in-flight refunds); nothing was refunded.\","
+			+ "\"instance\":\"/payments/6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a/refunds\",\"refundableAmount\":900}";
+
+	static final String REFUND_PROVIDER_UNAVAILABLE = "{\"type\":\"" + BASE
+			+ "refund-provider-unavailable\",\"title\":\"Refund provider unavailable\",\"status\":503,"
+			+ "\"detail\":\"The payment provider could not take the refund; nothing was refunded. Retrying with the same Idempotency-Key is safe.\","
+			+ "\"instance\":\"/payments/6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a/refunds\",\"refundId\":\"0f4b7d52-7f1e-4d0e-9b1a-2c3d4e5f6a7b\"}";
+
+	static final String REFUND_OUTCOME_UNKNOWN = "{\"type\":\"" + BASE
+			+ "refund-outcome-unknown\",\"title\":\"Refund outcome unknown\",\"status\":503,"
+			+ "\"detail\":\"The payment provider did not confirm the refund. Retrying with the same Idempotency-Key is safe and resolves it without a second refund.\","
+			+ "\"instance\":\"/payments/6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a/refunds\",\"refundId\":\"0f4b7d52-7f1e-4d0e-9b1a-2c3d4e5f6a7b\"}";
+
+	static final String REFUND_NOT_FOUND = "{\"type\":\"" + BASE
+			+ "refund-not-found\",\"title\":\"Refund not found\",\"status\":404,"
+			+ "\"detail\":\"No refund with this id exists for this payment and client.\","
+			+ "\"instance\":\"/payments/6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a/refunds/0f4b7d52-7f1e-4d0e-9b1a-2c3d4e5f6a7b\"}";
 
 	private ProblemExamples() {
 	}

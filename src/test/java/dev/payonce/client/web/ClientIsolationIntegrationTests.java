@@ -31,11 +31,11 @@ import dev.payonce.payment.web.PaymentsApi.Reply;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Keys, payments and replays are scoped to the client (DESIGN.md sections 1 and 6): two
- * clients with the same idempotency key make two independent payments, a guessed payment
- * id of another client is a 404, and no replay, 409 or 422 ever reveals another client's
- * data. The simulated provider takes 50 ms so that one client's request is in flight
- * while the other's arrives.
+ * Keys, payments and replays are scoped to the client (docs/design.md sections 1 and 6):
+ * two clients with the same idempotency key make two independent payments, a guessed
+ * payment id of another client is a 404, and no replay, 409 or 422 ever reveals another
+ * client's data. The simulated provider takes 50 ms so that one client's request is in
+ * flight while the other's arrives.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "payonce.gateway.simulator.latency=50ms")
 @Import(TestcontainersConfiguration.class)

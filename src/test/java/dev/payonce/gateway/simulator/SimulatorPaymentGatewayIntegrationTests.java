@@ -19,14 +19,15 @@ import dev.payonce.gateway.simulator.SimulatorProperties.Fault;
 import dev.payonce.payment.ChargeRequest;
 import dev.payonce.payment.GatewayResult;
 import dev.payonce.payment.Money;
+import dev.payonce.payment.RefundRequest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The simulator behaves like a provider: one charge per provider idempotency key, a
- * ledger that answers lookups, and each configured fault with its documented effect on
- * the ledger. Each test builds its own simulator with the fault under test firing on
- * every call.
+ * The simulator behaves like a provider: one charge and one refund per provider
+ * idempotency key, ledgers that answer lookups, and each configured fault with its
+ * documented effect on the ledger, for charges and refunds alike. Each test builds its
+ * own simulator with the fault under test firing on every call.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import(TestcontainersConfiguration.class)
@@ -135,6 +136,77 @@ class SimulatorPaymentGatewayIntegrationTests {
 		assertThat(first).isInstanceOf(GatewayResult.Approved.class);
 		assertThat(second).isInstanceOf(GatewayResult.Approved.class);
 		assertThat(third).isInstanceOf(GatewayResult.NotAttempted.class);
+	}
+
+	@Test
+	void refundsOncePerProviderIdempotencyKeyAndAnswersLookups() {
+		SimulatorPaymentGateway simulator = simulator(OFF, OFF, OFF, Duration.ZERO);
+		RefundRequest request = refund(charged(simulator, "pm_card_visa"), 700);
+
+		GatewayResult first = simulator.refund(request);
+		GatewayResult second = simulator.refund(request);
+
+		assertThat(first).isInstanceOfSatisfying(GatewayResult.Approved.class,
+				(approved) -> assertThat(approved.providerReference()).startsWith("sim_re_"));
+		assertThat(second).isEqualTo(first);
+		assertThat(refundRows(request)).isEqualTo(1);
+		assertThat(simulator.lookupRefund(request.providerIdempotencyKey())).isEqualTo(first);
+		assertThat(simulator.lookupRefund("test-refund-never-sent")).isInstanceOf(GatewayResult.NotAttempted.class);
+	}
+
+	@Test
+	void declinesRefundsOfRefundFailChargesAndOfUnknownCharges() {
+		SimulatorPaymentGateway simulator = simulator(OFF, OFF, OFF, Duration.ZERO);
+		RefundRequest refundFail = refund(charged(simulator, "pm_card_refundFail"), 700);
+		RefundRequest unknownCharge = refund("sim_ch_unknown", 700);
+
+		GatewayResult declined = simulator.refund(refundFail);
+		GatewayResult notFound = simulator.refund(unknownCharge);
+
+		assertThat(declined).isInstanceOfSatisfying(GatewayResult.Declined.class,
+				(result) -> assertThat(result.declineCode()).isEqualTo("refund_failed"));
+		assertThat(notFound).isInstanceOfSatisfying(GatewayResult.Declined.class,
+				(result) -> assertThat(result.declineCode()).isEqualTo("charge_not_found"));
+		assertThat(simulator.lookupRefund(refundFail.providerIdempotencyKey())).isEqualTo(declined);
+	}
+
+	@Test
+	void everyFaultAppliesToRefundsToo() {
+		SimulatorPaymentGateway healthy = simulator(OFF, OFF, OFF, Duration.ZERO);
+		String chargeReference = charged(healthy, "pm_card_visa");
+		RefundRequest refused = refund(chargeReference, 100);
+		RefundRequest erred = refund(chargeReference, 200);
+		RefundRequest timedOut = refund(chargeReference, 300);
+
+		GatewayResult refusal = simulator(ALWAYS, OFF, OFF, Duration.ZERO).refund(refused);
+		GatewayResult error = simulator(OFF, ALWAYS, OFF, Duration.ZERO).refund(erred);
+		GatewayResult timeout = simulator(OFF, OFF, ALWAYS, Duration.ZERO).refund(timedOut);
+
+		assertThat(refusal).isInstanceOf(GatewayResult.NotAttempted.class);
+		assertThat(refundRows(refused)).isZero();
+		assertThat(error).isInstanceOf(GatewayResult.Unknown.class);
+		assertThat(refundRows(erred)).isZero();
+		assertThat(timeout).isInstanceOf(GatewayResult.Unknown.class);
+		assertThat(refundRows(timedOut)).isEqualTo(1);
+		assertThat(healthy.lookupRefund(timedOut.providerIdempotencyKey())).isInstanceOf(GatewayResult.Approved.class);
+	}
+
+	private static String charged(SimulatorPaymentGateway simulator, String paymentMethod) {
+		GatewayResult result = simulator.charge(charge(paymentMethod));
+		assertThat(result).isInstanceOf(GatewayResult.Approved.class);
+		return ((GatewayResult.Approved) result).providerReference();
+	}
+
+	private static RefundRequest refund(String chargeReference, long amount) {
+		return new RefundRequest("test-refund-" + UUID.randomUUID(), chargeReference,
+				new Money(amount, Currency.getInstance("EUR")));
+	}
+
+	private long refundRows(RefundRequest request) {
+		return this.jdbc.sql("SELECT count(*) FROM simulated_provider_refunds WHERE provider_idempotency_key = ?")
+			.param(request.providerIdempotencyKey())
+			.query(Long.class)
+			.single();
 	}
 
 	private SimulatorPaymentGateway simulator(Fault refuse, Fault errorBeforeCharge, Fault timeoutAfterCharge,

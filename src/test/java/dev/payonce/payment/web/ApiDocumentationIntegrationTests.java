@@ -57,7 +57,10 @@ class ApiDocumentationIntegrationTests {
 	 */
 	static final Map<String, Set<String>> STATUSES = Map.of("createPayment",
 			Set.of("201", "400", "401", "406", "402", "403", "408", "409", "413", "415", "422", "429", "500", "503"),
-			"getPayment", Set.of("200", "400", "401", "406", "403", "404", "429", "500", "503"), "createClient",
+			"getPayment", Set.of("200", "400", "401", "406", "403", "404", "429", "500", "503"), "createRefund",
+			Set.of("201", "400", "401", "402", "403", "404", "406", "408", "409", "413", "415", "422", "500", "503"),
+			"listRefunds", Set.of("200", "400", "401", "403", "404", "406", "500", "503"), "getRefund",
+			Set.of("200", "400", "401", "403", "404", "406", "500", "503"), "createClient",
 			Set.of("201", "400", "401", "406", "403", "408", "413", "415", "500", "503"), "listClients",
 			Set.of("200", "400", "401", "406", "403", "500", "503"), "getClient",
 			Set.of("200", "400", "401", "406", "403", "404", "500", "503"), "issueApiKey",
@@ -119,6 +122,41 @@ class ApiDocumentationIntegrationTests {
 		}
 
 		@Test
+		void documentsTheRefundsApiWithEachOfItsProblems() {
+			JsonNode document = served();
+			JsonNode post = document.at("/paths/~1payments~1{id}~1refunds/post");
+
+			JsonNode key = post.get("parameters")
+				.findParents("name")
+				.stream()
+				.filter((parameter) -> parameter.get("name").asString().equals("Idempotency-Key"))
+				.findFirst()
+				.orElseThrow();
+			assertThat(key.get("in").asString()).isEqualTo("header");
+			assertThat(key.get("required").asBoolean()).isTrue();
+			assertThat(post.at("/responses/201/headers").has("Location")).isTrue();
+			assertThat(post.at("/responses/201/headers").has("Idempotent-Replayed")).isTrue();
+			assertThat(post.at("/responses/503/headers/Retry-After/schema/type").asString()).isEqualTo("integer");
+			assertThat(post.at("/responses/409/headers/Retry-After/required").asBoolean())
+				.as("only the in-progress 409 carries Retry-After; a refused refund does not")
+				.isFalse();
+			Map.of(402, List.of("refund-declined", "refund-failed"), 404, List.of("payment-not-found"), 409,
+					List.of("payment-not-refundable", "refund-exceeds-refundable", "idempotency-request-in-progress"),
+					422, List.of("idempotency-key-reused"), 503,
+					List.of("refund-provider-unavailable", "refund-outcome-unknown"))
+				.forEach((status, slugs) -> {
+					JsonNode examples = post.at("/responses/" + status + "/content/application~1problem+json/examples");
+					for (String slug : slugs) {
+						assertThat(examples.at("/" + slug + "/value").toString()).as("%s example of %s", slug, status)
+							.contains("https://payonce.dev/problems/" + slug);
+					}
+				});
+			assertThat(document.at("/components/schemas/RefundRequest/properties/reason/enum").toString())
+				.contains("duplicate", "fraudulent", "requested_by_customer");
+			assertThat(document.at("/paths/~1payments~1{id}~1refunds/get/responses/200").isMissingNode()).isFalse();
+		}
+
+		@Test
 		void parsesWithoutMessagesAndDocumentsEveryStatusWithATypedProblem() {
 			SwaggerParseResult parsed = new OpenAPIV3Parser().readContents(served().toString());
 
@@ -144,7 +182,7 @@ class ApiDocumentationIntegrationTests {
 					}
 				});
 			});
-			assertThat(parsed.getOpenAPI().getTags()).extracting(Tag::getName).contains("Admin", "Payments");
+			assertThat(parsed.getOpenAPI().getTags()).extracting(Tag::getName).contains("Admin", "Payments", "Refunds");
 		}
 
 		@Test

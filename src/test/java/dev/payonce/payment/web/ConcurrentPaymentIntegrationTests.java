@@ -39,11 +39,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * DESIGN.md section 6: many concurrent requests with one key make exactly one provider
- * charge and one payment. Real platform threads, released together by a latch, through
- * the real HTTP server to real PostgreSQL, on one instance and spread across two (the
- * second a separate process on the same database). The simulated provider takes 50 ms so
- * that later requests meet the first one's live lease as well as its completed record.
+ * docs/design.md section 6: many concurrent requests with one key make exactly one
+ * provider charge and one payment. Real platform threads, released together by a latch,
+ * through the real HTTP server to real PostgreSQL, on one instance and spread across two
+ * (the second a separate process on the same database). The simulated provider takes 50
+ * ms so that later requests meet the first one's live lease as well as its completed
+ * record.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "payonce.gateway.simulator.latency=50ms")
 @Import(TestcontainersConfiguration.class)
@@ -188,11 +189,11 @@ class ConcurrentPaymentIntegrationTests {
 			// request's claim waits on it, and under SERIALIZABLE would then fail with
 			// SQLSTATE 40001.
 			competitor.setAutoCommit(false);
-			try (PreparedStatement insert = competitor.prepareStatement(
-					"""
-							INSERT INTO idempotency_records (client_id, idempotency_key, request_fingerprint, status,
-							    locked_until, attempt, resource_id, created_at)
-							VALUES ('cli_development', ?, repeat('0', 64), 'IN_PROGRESS', now() + interval '1 minute', 1, ?, now())""")) {
+			try (PreparedStatement insert = competitor.prepareStatement("""
+					INSERT INTO idempotency_records (client_id, idempotency_key, operation, request_fingerprint,
+					    status, locked_until, attempt, resource_id, created_at)
+					VALUES ('cli_development', ?, 'payment', repeat('0', 64), 'IN_PROGRESS',
+					    now() + interval '1 minute', 1, ?, now())""")) {
 				insert.setString(1, key);
 				insert.setObject(2, UUID.randomUUID());
 				insert.executeUpdate();

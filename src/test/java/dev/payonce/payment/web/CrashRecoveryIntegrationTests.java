@@ -2,6 +2,7 @@ package dev.payonce.payment.web;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -16,6 +17,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -28,18 +30,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * DESIGN.md section 6: crashes of a real process, killed with SIGKILL at the two
+ * docs/design.md section 6: crashes of a real process, killed with SIGKILL at the two
  * dangerous moments, and the recovery afterwards by a client retry or by the reconciler
  * alone.
  *
  * <p>
- * Setup, once for the class: process A1 writes each charge to the provider's ledger and
- * then hangs before answering; process A2 claims and hangs before calling the provider.
- * Two payments are sent to each, both processes are killed once the ledger (A1) or the
- * claim (A2) shows them, and their clients never get an answer. Then process B
- * (reconciler off) serves the client retries, and after it process C (reconciler on, no
- * retries) finishes the rest. The test's own application context runs no reconciler: on a
- * slow machine it would otherwise settle a crashed payment before process C starts.
+ * Setup, once for the class: process A1 writes each charge and each refund to the
+ * provider's ledger and then hangs before answering; process A2 claims and hangs before
+ * calling the provider. Two payments are sent to each, and two refunds of payments that
+ * already succeeded to A1; both processes are killed once the ledger (A1) or the claim
+ * (A2) shows them, and their clients never get an answer. Then process B (reconciler off)
+ * serves the client retries, and after it process C (reconciler on, no retries) finishes
+ * the rest. The test's own application context runs no reconciler: on a slow machine it
+ * would otherwise settle a crashed payment or refund before process C starts.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "payonce.reconciliation.enabled=false")
 @Import(TestcontainersConfiguration.class)
@@ -54,6 +57,9 @@ class CrashRecoveryIntegrationTests {
 	@Autowired
 	JdbcClient jdbc;
 
+	@LocalServerPort
+	int port;
+
 	@Autowired
 	JdbcConnectionDetails database;
 
@@ -67,6 +73,16 @@ class CrashRecoveryIntegrationTests {
 
 	private final Payment claimedThenReconciled = new Payment("claimed-reconciled", 1400);
 
+	private final String refundRetriedKey = "crash-refund-retried-" + this.run;
+
+	private final String refundReconciledKey = "crash-refund-reconciled-" + this.run;
+
+	private String refundedThenRetried = "";
+
+	private String refundedThenReconciled = "";
+
+	private Reply retryAfterRefundCrash;
+
 	private Reply retryAfterChargeCrash;
 
 	private Reply retryAfterClaimCrash;
@@ -77,7 +93,16 @@ class CrashRecoveryIntegrationTests {
 
 	@BeforeAll
 	void crashThenRecover() throws Exception {
-		ExecutorService abandonedClients = Executors.newFixedThreadPool(4);
+		PaymentsApi self = new PaymentsApi(this.port);
+		this.refundedThenRetried = self
+			.pay("crash-refundable-1-" + this.run,
+					PaymentIdempotencyIntegrationTests.body("order-refundable-1-" + this.run, 2100, "ILS"))
+			.field("id");
+		this.refundedThenReconciled = self
+			.pay("crash-refundable-2-" + this.run,
+					PaymentIdempotencyIntegrationTests.body("order-refundable-2-" + this.run, 2200, "ILS"))
+			.field("id");
+		ExecutorService abandonedClients = Executors.newFixedThreadPool(6);
 		try (PayonceProcess hangsAfterCharge = PayonceProcess.start("a1-hangs-after-charge", this.database,
 				with(Map.of("payonce.gateway.simulator.delay-after-charge", "120s", "payonce.reconciliation.enabled",
 						"false")));
@@ -90,12 +115,18 @@ class CrashRecoveryIntegrationTests {
 			PaymentsApi a2 = new PaymentsApi(hangsBeforeCharge.port());
 			abandonedClients.submit(() -> a1.pay(this.chargedThenRetried.key(), this.chargedThenRetried.body()));
 			abandonedClients.submit(() -> a1.pay(this.chargedThenReconciled.key(), this.chargedThenReconciled.body()));
+			abandonedClients
+				.submit(() -> a1.refund(this.refundedThenRetried, this.refundRetriedKey, "{\"amount\":700}"));
+			abandonedClients
+				.submit(() -> a1.refund(this.refundedThenReconciled, this.refundReconciledKey, "{\"amount\":800}"));
 			abandonedClients.submit(() -> a2.pay(this.claimedThenRetried.key(), this.claimedThenRetried.body()));
 			abandonedClients.submit(() -> a2.pay(this.claimedThenReconciled.key(), this.claimedThenReconciled.body()));
 
 			await().atMost(Duration.ofSeconds(20))
 				.pollInterval(Duration.ofMillis(10))
-				.until(() -> ledgerRows(this.chargedThenRetried) == 1 && ledgerRows(this.chargedThenReconciled) == 1);
+				.until(() -> ledgerRows(this.chargedThenRetried) == 1 && ledgerRows(this.chargedThenReconciled) == 1
+						&& refundLedgerRows(this.refundedThenRetried) == 1
+						&& refundLedgerRows(this.refundedThenReconciled) == 1);
 			hangsAfterCharge.kill();
 			await().atMost(Duration.ofSeconds(20))
 				.pollInterval(Duration.ofMillis(10))
@@ -114,6 +145,8 @@ class CrashRecoveryIntegrationTests {
 			PaymentsApi b = new PaymentsApi(retries.port());
 			awaitLeaseEnd(this.chargedThenRetried);
 			this.retryAfterChargeCrash = b.pay(this.chargedThenRetried.key(), this.chargedThenRetried.body());
+			awaitLeaseEnd(this.refundRetriedKey);
+			this.retryAfterRefundCrash = b.refund(this.refundedThenRetried, this.refundRetriedKey, "{\"amount\":700}");
 			awaitLeaseEnd(this.claimedThenRetried);
 			this.ledgerBeforeClaimCrashRetry = ledgerRows(this.claimedThenRetried);
 			this.retryAfterClaimCrash = b.pay(this.claimedThenRetried.key(), this.claimedThenRetried.body());
@@ -124,7 +157,8 @@ class CrashRecoveryIntegrationTests {
 		this.reconciling.awaitReady();
 		await().atMost(Duration.ofSeconds(60))
 			.until(() -> "COMPLETED".equals(status(this.chargedThenReconciled))
-					&& "COMPLETED".equals(status(this.claimedThenReconciled)));
+					&& "COMPLETED".equals(status(this.claimedThenReconciled))
+					&& "COMPLETED".equals(status(this.refundReconciledKey)));
 	}
 
 	@AfterAll
@@ -183,16 +217,48 @@ class CrashRecoveryIntegrationTests {
 	}
 
 	@Test
+	void retryAfterCrashBetweenRefundAndCompletionReturnsTheOriginalRefund() {
+		Reply reply = this.retryAfterRefundCrash;
+
+		assertThat(reply.status()).isEqualTo(201);
+		assertThat(reply.field("status")).isEqualTo("SUCCEEDED");
+		assertThat(reply.field("providerReference")).isEqualTo(refundLedgerReference(this.refundedThenRetried));
+		assertThat(refundLedgerRows(this.refundedThenRetried)).isEqualTo(1);
+		assertThat(paymentAmounts(this.refundedThenRetried)).containsExactly(700L, 0L);
+	}
+
+	@Test
+	void reconcilerSettlesAnAbandonedRefundByLookupAlone() {
+		PaymentsApi c = new PaymentsApi(this.reconciling.port());
+
+		Reply replay = c.refund(this.refundedThenReconciled, this.refundReconciledKey, "{\"amount\":800}");
+
+		assertThat(replay.status()).isEqualTo(201);
+		assertThat(replay.header("Idempotent-Replayed")).contains("true");
+		assertThat(replay.field("providerReference")).isEqualTo(refundLedgerReference(this.refundedThenReconciled));
+		assertThat(refundLedgerRows(this.refundedThenReconciled)).isEqualTo(1);
+		assertThat(paymentAmounts(this.refundedThenReconciled)).containsExactly(800L, 0L);
+	}
+
+	@Test
 	void reconcilerCountsWhatItSettled() {
 		Reply metrics = new PaymentsApi(this.reconciling.port(), TestCredentials.ADMIN_TOKEN)
 			.get("/actuator/prometheus");
 
 		assertThat(metrics.status()).isEqualTo(200);
-		assertThat(metrics.body()).contains("payonce_reconciliation_outcomes_total{outcome=\"found\"} 1.0",
-				"payonce_reconciliation_outcomes_total{outcome=\"failed\"} 1.0",
+		assertThat(metrics.body()).contains(
+				"payonce_reconciliation_outcomes_total{operation=\"payment\",outcome=\"found\"} 1.0",
+				"payonce_reconciliation_outcomes_total{operation=\"payment\",outcome=\"failed\"} 1.0",
 				"payonce_provider_calls_seconds_count{operation=\"lookup\",outcome=\"approved\"} 1",
-				"payonce_provider_calls_seconds_count{operation=\"lookup\",outcome=\"not_attempted\"} 1",
-				"payonce_payments_total{status=\"failed\"} 1.0");
+				"payonce_payments_total{status=\"failed\"} 1.0",
+				"payonce_reconciliation_outcomes_total{operation=\"refund\",outcome=\"found\"} 1.0",
+				"payonce_provider_calls_seconds_count{operation=\"refund_lookup\",outcome=\"approved\"} 1");
+		// The never-charged payment is looked up once per run until give-up-after has
+		// passed
+		// since its creation; the reconciler's first run may come just before that
+		// moment.
+		assertThat(metrics.body()).containsPattern(
+				"payonce_provider_calls_seconds_count\\{operation=\"lookup\",outcome=\"not_attempted\"} [1-9]");
 	}
 
 	@Test
@@ -214,12 +280,41 @@ class CrashRecoveryIntegrationTests {
 	}
 
 	private void awaitLeaseEnd(Payment payment) {
+		awaitLeaseEnd(payment.key());
+	}
+
+	private void awaitLeaseEnd(String key) {
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> this.jdbc.sql("""
 					SELECT locked_until <= now() FROM idempotency_records WHERE idempotency_key = ?""")
-				.param(payment.key())
+				.param(key)
 				.query(Boolean.class)
 				.single());
+	}
+
+	private long refundLedgerRows(String paymentId) {
+		return this.jdbc
+			.sql("""
+					SELECT count(*) FROM simulated_provider_refunds r JOIN payments p ON r.charge_reference = p.provider_reference
+					WHERE p.id = CAST(? AS uuid)""")
+			.param(paymentId)
+			.query(Long.class)
+			.single();
+	}
+
+	private String refundLedgerReference(String paymentId) {
+		return this.jdbc.sql("""
+				SELECT r.provider_reference FROM simulated_provider_refunds r
+				  JOIN payments p ON r.charge_reference = p.provider_reference
+				WHERE p.id = CAST(? AS uuid)""").param(paymentId).query(String.class).single();
+	}
+
+	/** The payment's refunded amount and refunds in flight. */
+	private List<Long> paymentAmounts(String paymentId) {
+		return this.jdbc.sql("SELECT refunded_amount, refunds_in_flight FROM payments WHERE id = CAST(? AS uuid)")
+			.param(paymentId)
+			.query((rs, row) -> List.of(rs.getLong(1), rs.getLong(2)))
+			.single();
 	}
 
 	private boolean claimed(Payment payment) {
@@ -230,8 +325,12 @@ class CrashRecoveryIntegrationTests {
 	}
 
 	private String status(Payment payment) {
+		return status(payment.key());
+	}
+
+	private String status(String key) {
 		return this.jdbc.sql("SELECT status FROM idempotency_records WHERE idempotency_key = ?")
-			.param(payment.key())
+			.param(key)
 			.query(String.class)
 			.single();
 	}

@@ -1,5 +1,6 @@
 package dev.payonce.payment.web;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -24,19 +25,22 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.annotation.DirtiesContext;
 
 import dev.payonce.TestcontainersConfiguration;
-import dev.payonce.payment.PaymentReconciler;
+import dev.payonce.idempotency.IdempotencyReconciler;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
- * DESIGN.md section 6: provider timeouts, refusals and declines at every step make no
- * double charge, no lost payment and no key stuck past its lease. 2,400 payment requests
- * over 240 keys from 16 threads, with every simulator fault on at 10-15 %, declines on a
- * fifth of the keys, the reconciler running every 200 ms, and clients that retry on 409
- * and 503 until they get a final answer.
+ * docs/design.md section 6: provider timeouts, refusals and declines at every step make
+ * no double charge, no lost payment and no key stuck past its lease; then the same faults
+ * on a mix of refunds and payment replays make no double refund and no over-refund. 2,400
+ * payment requests over 240 keys from 16 threads, with every simulator fault on at 10-15
+ * %, declines on a fifth of the keys, the reconciler running every 200 ms, and clients
+ * that retry on 409 and 503 until they get a final answer.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "payonce.gateway.simulator.latency=2ms", "payonce.gateway.simulator.refuse.rate=0.10",
@@ -44,8 +48,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"payonce.gateway.simulator.timeout-after-charge.rate=0.15", "payonce.gateway.simulator.timeout=2s",
 				"payonce.reconciliation.lease-margin=1s", "payonce.idempotency.lease=4s",
 				"payonce.reconciliation.give-up-after=10s", "payonce.reconciliation.interval=200ms",
-				"payonce.reconciliation.stale-after=1s" })
+				"payonce.reconciliation.stale-after=1s", "payonce.reconciliation.enabled=true" })
 @Import(TestcontainersConfiguration.class)
+// Closed after the class, so that its fast reconciler settles no other class's payments.
+@DirtiesContext
 class FaultSoakIntegrationTests {
 
 	static final int KEYS = 400;
@@ -56,6 +62,10 @@ class FaultSoakIntegrationTests {
 
 	static final int MAX_TRIES = 1_000;
 
+	static final int REFUNDED_PAYMENTS = 160;
+
+	static final int REQUESTS_PER_REFUND_KEY = 2;
+
 	@LocalServerPort
 	int port;
 
@@ -63,7 +73,7 @@ class FaultSoakIntegrationTests {
 	JdbcClient jdbc;
 
 	@Autowired
-	PaymentReconciler reconciler;
+	IdempotencyReconciler reconciler;
 
 	@Test
 	void faultsAndRetriesNeverChargeTwiceLoseAPaymentOrLeaveAKeyStuck() throws Exception {
@@ -128,14 +138,96 @@ class FaultSoakIntegrationTests {
 						+ "%d ledger charges, 0 duplicates%n",
 				requests.size(), KEYS, statuses.values().stream().mapToLong(AtomicLong::get).sum(), statuses, problems,
 				charges);
+
+		refundPhase(run, keys, finals);
+	}
+
+	/**
+	 * The same faults on a mix of refunds and payment replays: three refund keys of half
+	 * the amount for each of the first {@value #REFUNDED_PAYMENTS} payments that
+	 * succeeded, each key sent {@value #REQUESTS_PER_REFUND_KEY} times, shuffled with one
+	 * more replay of every payment key. No refund is made twice, no payment is refunded
+	 * beyond its amount, no reservation is left behind and no record is left past its
+	 * lease; every stored refund answer is replayed unchanged, and every payment replay
+	 * equals the original.
+	 */
+	private void refundPhase(String run, List<SoakKey> keys, Map<String, List<Reply>> paymentFinals) throws Exception {
+		List<SoakRequest> requests = new ArrayList<>(keys);
+		List<SoakRefund> refundKeys = new ArrayList<>();
+		keys.stream().filter((key) -> !key.declines()).limit(REFUNDED_PAYMENTS).forEach((key) -> {
+			String paymentId = paymentFinals.get(key.key()).get(0).field("id");
+			for (int r = 0; r < 3; r++) {
+				refundKeys.add(new SoakRefund("soak-refund-" + run + "-" + key.orderId() + "-" + r, paymentId,
+						key.amount() / 2));
+			}
+		});
+		refundKeys.forEach((refund) -> requests.addAll(Collections.nCopies(REQUESTS_PER_REFUND_KEY, refund)));
+		Collections.shuffle(requests, new Random(43));
+		Map<String, List<Reply>> finals = new ConcurrentHashMap<>();
+		Map<Integer, AtomicLong> statuses = new ConcurrentHashMap<>();
+		Map<String, AtomicLong> problems = new ConcurrentHashMap<>();
+
+		List<String> unfinished = drive(new PaymentsApi(this.port), new ConcurrentLinkedQueue<>(requests), finals,
+				statuses, problems);
+		await().atMost(Duration.ofSeconds(60)).until(() -> count("""
+				SELECT count(*) FROM idempotency_records
+				WHERE idempotency_key LIKE ? AND status = 'IN_PROGRESS'""", "soak-refund-" + run + "-%") == 0);
+
+		assertThat(unfinished).isEmpty();
+		for (SoakKey key : keys) {
+			assertThat(finals.get(key.key())).singleElement()
+				.satisfies((replay) -> assertThat(replay.body()).isEqualTo(paymentFinals.get(key.key()).get(0).body()));
+		}
+		for (SoakRefund refund : refundKeys) {
+			List<Reply> stored = finals.get(refund.key()).stream().filter((reply) -> reply.status() != 409).toList();
+			assertThat(stored).allSatisfy((reply) -> {
+				assertThat(reply.status()).isIn(201, 402);
+				assertThat(reply.body()).isEqualTo(stored.get(0).body());
+			});
+		}
+		String refunded = "soak-refund-" + run + "-%";
+		assertThat(
+				count("""
+						SELECT count(*) FROM (SELECT i.idempotency_key FROM idempotency_records i JOIN refunds r ON r.id = i.resource_id
+						  WHERE i.idempotency_key LIKE ? GROUP BY i.idempotency_key HAVING count(*) > 1) duplicates""",
+						refunded))
+			.as("refund keys with more than one refund")
+			.isZero();
+		assertThat(count("""
+				SELECT count(*) FROM refunds r JOIN idempotency_records i ON r.id = i.resource_id
+				LEFT JOIN simulated_provider_refunds l ON l.provider_idempotency_key = 'payonce-refund-' || r.id
+				WHERE i.idempotency_key LIKE ?
+				  AND ((r.status = 'SUCCEEDED') <> (l.outcome IS NOT DISTINCT FROM 'SUCCEEDED'))""", refunded))
+			.as("refunds whose status disagrees with the provider's refund ledger")
+			.isZero();
+		assertThat(
+				count("""
+						SELECT count(*) FROM payments p
+						LEFT JOIN (SELECT charge_reference, sum(amount) AS total FROM simulated_provider_refunds
+						           WHERE outcome = 'SUCCEEDED' GROUP BY charge_reference) l ON l.charge_reference = p.provider_reference
+						WHERE p.order_id LIKE ?
+						  AND (COALESCE(l.total, 0) > p.amount OR COALESCE(l.total, 0) <> p.refunded_amount OR p.refunds_in_flight <> 0)""",
+						"order-soak-" + run + "-%"))
+			.as("payments over-refunded, or whose refunded amount disagrees with the ledger, or with a reservation left")
+			.isZero();
+		long providerRefunds = count("""
+				SELECT count(*) FROM simulated_provider_refunds l JOIN refunds r
+				  ON l.provider_idempotency_key = 'payonce-refund-' || r.id
+				JOIN idempotency_records i ON r.id = i.resource_id WHERE i.idempotency_key LIKE ?""", refunded);
+		System.out.printf(
+				"Soak refunds: %d logical requests (%d refund keys), %d HTTP requests by status %s, problems %s, "
+						+ "%d provider refunds, 0 duplicates, 0 over-refunds%n",
+				requests.size(), refundKeys.size(), statuses.values().stream().mapToLong(AtomicLong::get).sum(),
+				statuses, problems, providerRefunds);
 	}
 
 	/**
 	 * Sends every request, retrying each on 409 and 503 until it is final; returns the
 	 * unfinished.
 	 */
-	private List<String> drive(PaymentsApi api, ConcurrentLinkedQueue<SoakKey> queue, Map<String, List<Reply>> finals,
-			Map<Integer, AtomicLong> statuses, Map<String, AtomicLong> problems) throws Exception {
+	private List<String> drive(PaymentsApi api, ConcurrentLinkedQueue<? extends SoakRequest> queue,
+			Map<String, List<Reply>> finals, Map<Integer, AtomicLong> statuses, Map<String, AtomicLong> problems)
+			throws Exception {
 		CountDownLatch go = new CountDownLatch(1);
 		ExecutorService threads = Executors.newFixedThreadPool(THREADS);
 		List<String> unfinished = Collections.synchronizedList(new ArrayList<>());
@@ -144,19 +236,19 @@ class FaultSoakIntegrationTests {
 			for (int t = 0; t < THREADS; t++) {
 				workers.add(threads.submit(() -> {
 					go.await();
-					for (SoakKey key = queue.poll(); key != null; key = queue.poll()) {
+					for (SoakRequest key = queue.poll(); key != null; key = queue.poll()) {
 						Reply reply = null;
 						for (int tries = 0; tries < MAX_TRIES; tries++) {
-							reply = api.pay(key.key(), key.body());
+							reply = key.send(api);
 							statuses.computeIfAbsent(reply.status(), (status) -> new AtomicLong()).incrementAndGet();
-							if (reply.status() != 409 && reply.status() != 503) {
+							if (!retryable(reply)) {
 								break;
 							}
 							problems
 								.computeIfAbsent(reply.problemType().replaceAll(".*/", ""), (type) -> new AtomicLong())
 								.incrementAndGet();
 						}
-						if (reply == null || reply.status() == 409 || reply.status() == 503) {
+						if (reply == null || retryable(reply)) {
 							unfinished.add(key.key());
 						}
 						else {
@@ -178,16 +270,49 @@ class FaultSoakIntegrationTests {
 		return unfinished;
 	}
 
+	/**
+	 * 409 in progress and 503 are answered "retry"; a refused refund (409
+	 * refund-exceeds-refundable) is final.
+	 */
+	private static boolean retryable(Reply reply) {
+		return reply.status() == 503
+				|| (reply.status() == 409 && reply.problemType().endsWith("/idempotency-request-in-progress"));
+	}
+
 	private long count(String sql, String pattern) {
 		return this.jdbc.sql(sql).param(pattern).query(Long.class).single();
 	}
 
-	record SoakKey(String key, String orderId, long amount, boolean declines) {
+	/** One logical request of the soak, sent until its answer is final. */
+	interface SoakRequest {
+
+		String key();
+
+		Reply send(PaymentsApi api);
+
+	}
+
+	record SoakKey(String key, String orderId, long amount, boolean declines) implements SoakRequest {
+
+		@Override
+		public Reply send(PaymentsApi api) {
+			return api.pay(this.key, body());
+		}
 
 		String body() {
 			return """
 					{"orderId":"%s","amount":%d,"currency":"ILS","paymentMethod":"%s"}""".formatted(this.orderId,
 					this.amount, this.declines ? "pm_card_chargeDeclined" : "pm_card_visa");
+		}
+
+	}
+
+	/** A refund of half a payment; three keys per payment, so at most two succeed. */
+	record SoakRefund(String key, String paymentId, long amount) implements SoakRequest {
+
+		@Override
+		public Reply send(PaymentsApi api) {
+			return api.refund(this.paymentId, this.key, "{\"amount\":" + this.amount + "}");
 		}
 
 	}

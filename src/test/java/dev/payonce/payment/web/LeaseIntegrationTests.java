@@ -33,10 +33,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * DESIGN.md section 4, steps 4 and 5: leases, takeover fenced by the attempt number, and
- * the bounded wait for an in-progress request. The simulated provider answers 3 s after
- * writing a new charge (a slow network), and the clock can be moved past the 6 s lease,
- * as a stalled process would see it.
+ * docs/design.md section 4, steps 4 and 5: leases, takeover fenced by the attempt number,
+ * and the bounded wait for an in-progress request. The simulated provider answers 3 s
+ * after writing a new charge (a slow network), and the clock can be moved past the 6 s
+ * lease, as a stalled process would see it.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "payonce.gateway.simulator.delay-after-charge=3s", "payonce.gateway.simulator.timeout=4s",

@@ -18,8 +18,8 @@ import dev.payonce.payment.web.PaymentsApi.Reply;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * DESIGN.md section 6: same key and same body charge once and replay byte for byte; a
- * different body is refused; a decline is stored and replayed. Real HTTP, real
+ * docs/design.md section 6: same key and same body charge once and replay byte for byte;
+ * a different body is refused; a decline is stored and replayed. Real HTTP, real
  * PostgreSQL.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)

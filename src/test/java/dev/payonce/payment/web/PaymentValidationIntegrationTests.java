@@ -32,9 +32,9 @@ import dev.payonce.payment.web.PaymentsApi.Reply;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * DESIGN.md sections 2 and 6: bad input of every kind gets a 4xx RFC 9457 problem with a
- * stable type, never a 5xx, and writes nothing, so a corrected retry with the same key
- * works.
+ * docs/design.md sections 2 and 6: bad input of every kind gets a 4xx RFC 9457 problem
+ * with a stable type, never a 5xx, and writes nothing, so a corrected retry with the same
+ * key works.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import(TestcontainersConfiguration.class)

@@ -51,6 +51,13 @@ public final class PaymentsApi {
 			.POST(HttpRequest.BodyPublishers.ofString(json)));
 	}
 
+	/** POST /payments/{id}/refunds with an Idempotency-Key and a JSON body. */
+	public Reply refund(String paymentId, String key, String json) {
+		return send(request("/payments/" + paymentId + "/refunds").header("Idempotency-Key", key)
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(json)));
+	}
+
 	/** A request shaped by the caller, sent with this client's API key. */
 	public Reply send(HttpRequest.Builder builder) {
 		return sendWithoutKey(builder.setHeader("Authorization", "Bearer " + this.apiKey));

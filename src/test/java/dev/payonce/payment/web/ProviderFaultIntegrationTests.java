@@ -19,9 +19,9 @@ import dev.payonce.payment.web.PaymentsApi.Reply;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * DESIGN.md section 4, step 3: a provider that refuses or whose outcome is unknown gets a
- * 503 with {@code Retry-After} and {@code paymentId}, the payment stays PENDING, and the
- * client's retry with the same key resolves it without a second charge.
+ * docs/design.md section 4, step 3: a provider that refuses or whose outcome is unknown
+ * gets a 503 with {@code Retry-After} and {@code paymentId}, the payment stays PENDING,
+ * and the client's retry with the same key resolves it without a second charge.
  *
  * <p>
  * The simulator's faults fire deterministically by charge call: every 2nd call charges

@@ -1,4 +1,4 @@
-package dev.payonce.payment;
+package dev.payonce.idempotency;
 
 import java.time.Duration;
 
@@ -10,7 +10,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Settings of the payment reconciler, under {@code payonce.reconciliation.*} (DESIGN.md
+ * Settings of the reconciler, under {@code payonce.reconciliation.*} (docs/design.md
  * section 4, step 5).
  *
  * @param enabled whether the scheduled reconciler runs on this instance (default true)

@@ -1,0 +1,25 @@
+package dev.payonce.idempotency;
+
+/**
+ * A check the engine runs inside every claim transaction, before the claim's
+ * {@code INSERT}, for every operation (docs/design.md section 4). A module that must
+ * confirm something at the moment of the claim (for example that the caller's client is
+ * still active) registers a bean of this type; the engine runs every registered guard.
+ *
+ * <p>
+ * A guard that throws aborts the claim: the transaction rolls back, nothing is claimed or
+ * created, and the exception reaches the caller of {@link IdempotencyService#execute}. A
+ * guard may lock rows ({@code FOR SHARE}) that must not change until the claim commits.
+ */
+@FunctionalInterface
+public interface ClaimGuard {
+
+	/**
+	 * Checks the scope inside the claim transaction.
+	 * @param scope the scope about to claim a key
+	 * @param operation the operation's name
+	 * @throws RuntimeException to refuse the claim
+	 */
+	void check(IdempotencyScope scope, String operation);
+
+}

@@ -1,0 +1,62 @@
+package dev.payonce.idempotency;
+
+import java.util.List;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * The engine's meters, tagged by operation: {@code payonce.idempotency.claims} (every
+ * claim by outcome) and {@code payonce.reconciliation.outcomes} (what the reconciler
+ * settled). Tags carry no identifiers, so cardinality stays fixed: a handful of
+ * operations times a handful of outcomes.
+ */
+@Component
+class IdempotencyMetrics {
+
+	static final List<String> CLAIM_OUTCOMES = List.of("acquired", "takeover", "replayed", "mismatch", "in_progress",
+			"refused");
+
+	static final List<String> RECONCILIATION_OUTCOMES = List.of("found", "failed", "released");
+
+	private final MeterRegistry meters;
+
+	IdempotencyMetrics(MeterRegistry meters) {
+		this.meters = meters;
+	}
+
+	/**
+	 * Registers every series of an operation at zero, so that a rate is never "no data".
+	 */
+	void register(String operation) {
+		CLAIM_OUTCOMES.forEach((outcome) -> claims(operation, outcome));
+		RECONCILIATION_OUTCOMES.forEach((outcome) -> reconciliation(operation, outcome));
+	}
+
+	void claimed(String operation, String outcome) {
+		claims(operation, outcome).increment();
+	}
+
+	void reconciled(String operation, String outcome) {
+		reconciliation(operation, outcome).increment();
+	}
+
+	private Counter claims(String operation, String outcome) {
+		return Counter.builder("payonce.idempotency.claims")
+			.description("Claims of idempotency keys by operation and outcome")
+			.tag("operation", operation)
+			.tag("outcome", outcome)
+			.register(this.meters);
+	}
+
+	private Counter reconciliation(String operation, String outcome) {
+		return Counter.builder("payonce.reconciliation.outcomes")
+			.description("Stale records the reconciler settled, by operation and outcome")
+			.tag("operation", operation)
+			.tag("outcome", outcome)
+			.register(this.meters);
+	}
+
+}

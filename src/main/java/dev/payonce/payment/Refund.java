@@ -1,0 +1,192 @@
+package dev.payonce.payment;
+
+import java.time.Instant;
+import java.util.Currency;
+import java.util.UUID;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import jakarta.persistence.Version;
+import org.jspecify.annotations.Nullable;
+
+import dev.payonce.client.ClientId;
+
+/**
+ * A refund of a payment: created {@code PENDING} in the claim transaction together with
+ * its reservation on the payment, then moved once to a final status. Never deleted
+ * (docs/design.md section 8).
+ */
+@Entity
+@Table(name = "refunds")
+public class Refund {
+
+	@Id
+	private UUID id;
+
+	@Column(name = "payment_id")
+	private UUID paymentId;
+
+	@Column(name = "client_id")
+	private String clientId;
+
+	/** Minor units of {@link #currency}. */
+	private long amount;
+
+	/** ISO 4217 alphabetic code, upper case: the payment's. */
+	private String currency;
+
+	private @Nullable String reason;
+
+	@Enumerated(EnumType.STRING)
+	private RefundStatus status;
+
+	@Column(name = "provider_reference")
+	private @Nullable String providerReference;
+
+	@Column(name = "decline_code")
+	private @Nullable String declineCode;
+
+	@Column(name = "created_at")
+	private Instant createdAt;
+
+	@Column(name = "updated_at")
+	private Instant updatedAt;
+
+	@Version
+	private @Nullable Long version;
+
+	/** For JPA only. */
+	@SuppressWarnings("NullAway.Init")
+	protected Refund() {
+	}
+
+	private Refund(RefundId id, PaymentId paymentId, ClientId clientId, Money amount, @Nullable RefundReason reason,
+			Instant now) {
+		this.id = id.value();
+		this.paymentId = paymentId.value();
+		this.clientId = clientId.value();
+		this.amount = amount.minorUnits();
+		this.currency = amount.currency().getCurrencyCode();
+		this.reason = (reason != null) ? reason.wireName() : null;
+		this.status = RefundStatus.PENDING;
+		this.createdAt = now;
+		this.updatedAt = now;
+	}
+
+	/**
+	 * A new refund, {@code PENDING} until the provider answers. Its amount must already
+	 * be reserved on the payment.
+	 * @param id the refund id, also the source of the provider idempotency key
+	 * @param paymentId the refunded payment
+	 * @param clientId the owning client, the payment's
+	 * @param amount the reserved amount, in the payment's currency
+	 * @param reason the client's reason, if any
+	 * @param now the creation time (UTC)
+	 * @return the refund, not yet persisted
+	 */
+	public static Refund pending(RefundId id, PaymentId paymentId, ClientId clientId, Money amount,
+			@Nullable RefundReason reason, Instant now) {
+		return new Refund(id, paymentId, clientId, amount, reason, now);
+	}
+
+	/**
+	 * The provider refunded.
+	 * @param providerReference the provider's id of the refund
+	 * @param now when Payonce learned it (UTC)
+	 * @throws IllegalStateException unless the refund is {@code PENDING}
+	 */
+	public void markSucceeded(String providerReference, Instant now) {
+		requirePending("mark succeeded");
+		this.status = RefundStatus.SUCCEEDED;
+		this.providerReference = providerReference;
+		this.updatedAt = now;
+	}
+
+	/**
+	 * The provider declined the refund.
+	 * @param providerReference the provider's id of the declined refund
+	 * @param declineCode the provider's reason
+	 * @param now when Payonce learned it (UTC)
+	 * @throws IllegalStateException unless the refund is {@code PENDING}
+	 */
+	public void markDeclined(String providerReference, String declineCode, Instant now) {
+		requirePending("mark declined");
+		this.status = RefundStatus.DECLINED;
+		this.providerReference = providerReference;
+		this.declineCode = declineCode;
+		this.updatedAt = now;
+	}
+
+	/**
+	 * Reconciliation gave up: the provider confirms it has no refund under this refund's
+	 * provider idempotency key, past the give-up window.
+	 * @param now when Payonce gave up (UTC)
+	 * @throws IllegalStateException unless the refund is {@code PENDING}
+	 */
+	public void markFailed(Instant now) {
+		requirePending("mark failed");
+		this.status = RefundStatus.FAILED;
+		this.updatedAt = now;
+	}
+
+	private void requirePending(String transition) {
+		if (this.status != RefundStatus.PENDING) {
+			throw new IllegalStateException(
+					"Cannot " + transition + " refund " + this.id + ": it is " + this.status + ", not PENDING");
+		}
+	}
+
+	/**
+	 * The refund to send to the provider, the same on every attempt.
+	 * @param chargeReference the provider's id of the refunded charge
+	 * @return the request with this refund's provider idempotency key
+	 */
+	public RefundRequest refundRequest(String chargeReference) {
+		return new RefundRequest(id().providerIdempotencyKey(), chargeReference, amount());
+	}
+
+	public RefundId id() {
+		return new RefundId(this.id);
+	}
+
+	public PaymentId paymentId() {
+		return new PaymentId(this.paymentId);
+	}
+
+	public ClientId clientId() {
+		return new ClientId(this.clientId);
+	}
+
+	public Money amount() {
+		return new Money(this.amount, Currency.getInstance(this.currency));
+	}
+
+	public @Nullable RefundReason reason() {
+		return (this.reason != null) ? RefundReason.fromWireName(this.reason).orElse(null) : null;
+	}
+
+	public RefundStatus status() {
+		return this.status;
+	}
+
+	public @Nullable String providerReference() {
+		return this.providerReference;
+	}
+
+	public @Nullable String declineCode() {
+		return this.declineCode;
+	}
+
+	/**
+	 * When the refund was created.
+	 * @return the creation time, UTC, microsecond precision
+	 */
+	public Instant createdAt() {
+		return this.createdAt;
+	}
+
+}

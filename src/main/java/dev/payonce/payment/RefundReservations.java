@@ -1,0 +1,115 @@
+package dev.payonce.payment;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Currency;
+import java.util.Optional;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+import dev.payonce.client.ClientId;
+
+/**
+ * The refund amounts on a payment row: {@code refunded_amount} and
+ * {@code refunds_in_flight} (docs/design.md section 8). Plain SQL, because the invariant
+ * (refunded + in flight never exceeds the amount) must be one conditional statement,
+ * never a read followed by a write. Every method runs in the caller's transaction.
+ */
+@Repository
+class RefundReservations {
+
+	private final JdbcClient jdbc;
+
+	RefundReservations(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	/**
+	 * Reserves a refund on a SUCCEEDED payment of the client, in one statement: the row
+	 * is locked by the {@code FOR UPDATE} of its first part, so the default amount (all
+	 * that remains) is computed from the newest committed row, and the {@code UPDATE}
+	 * writes only if refunded + in flight + this refund stays within the amount.
+	 * Concurrent reservations on the same payment, on any instance, queue on the row lock
+	 * and each sees the ones before it.
+	 * @param amount minor units to reserve, or {@code null} for all that remains
+	 * @return the reservation, or empty if the payment is unknown, another client's, not
+	 * SUCCEEDED, or has less left than asked
+	 */
+	Optional<Reservation> reserve(PaymentId paymentId, ClientId clientId, @Nullable Long amount) {
+		return this.jdbc
+			.sql("""
+					WITH target AS (
+					    SELECT id, COALESCE(CAST(:amount AS bigint), amount - refunded_amount - refunds_in_flight) AS reserve
+					    FROM payments
+					    WHERE id = :paymentId AND client_id = :clientId AND status = 'SUCCEEDED'
+					    FOR UPDATE)
+					UPDATE payments p
+					SET refunds_in_flight = p.refunds_in_flight + target.reserve
+					FROM target
+					WHERE p.id = target.id AND target.reserve > 0
+					  AND p.refunded_amount + p.refunds_in_flight + target.reserve <= p.amount
+					RETURNING target.reserve, p.currency
+					""")
+			.param("amount", amount)
+			.param("paymentId", paymentId.value())
+			.param("clientId", clientId.value())
+			.query((rs, row) -> new Reservation(rs.getLong("reserve"), Currency.getInstance(rs.getString("currency"))))
+			.optional();
+	}
+
+	/**
+	 * Why {@link #reserve} wrote nothing, read in the same transaction.
+	 * @return the refusal to answer
+	 */
+	RefundOutcome refusal(PaymentId paymentId, ClientId clientId) {
+		return this.jdbc.sql("""
+				SELECT status, amount - refunded_amount - refunds_in_flight AS refundable
+				FROM payments WHERE id = :paymentId AND client_id = :clientId
+				""")
+			.param("paymentId", paymentId.value())
+			.param("clientId", clientId.value())
+			.query((rs, row) -> (!PaymentStatus.SUCCEEDED.name().equals(rs.getString("status")))
+					? (RefundOutcome) new RefundOutcome.PaymentNotRefundable(
+							PaymentStatus.valueOf(rs.getString("status")))
+					: new RefundOutcome.ExceedsRefundable(rs.getLong("refundable")))
+			.optional()
+			.orElseGet(RefundOutcome.PaymentNotFound::new);
+	}
+
+	/**
+	 * Ends a reservation: moves it to {@code refunded_amount} when the provider refunded,
+	 * or gives it back when the refund was declined or failed.
+	 * @throws IllegalStateException if the payment does not hold such a reservation (a
+	 * broken invariant)
+	 */
+	void settle(PaymentId paymentId, long amount, boolean refunded, Instant now) {
+		int updated = this.jdbc.sql("""
+				UPDATE payments
+				SET refunds_in_flight = refunds_in_flight - :amount,
+				    refunded_amount = refunded_amount + CASE WHEN :refunded THEN :amount ELSE 0 END,
+				    updated_at = :now
+				WHERE id = :paymentId AND refunds_in_flight >= :amount
+				""")
+			.param("amount", amount)
+			.param("refunded", refunded)
+			.param("now", now.atOffset(ZoneOffset.UTC))
+			.param("paymentId", paymentId.value())
+			.update();
+		if (updated != 1) {
+			throw new IllegalStateException("Payment " + paymentId + " holds no refund reservation of " + amount);
+		}
+	}
+
+	/**
+	 * An amount reserved on a payment.
+	 *
+	 * @param amount minor units reserved
+	 * @param currency the payment's currency
+	 */
+	record Reservation(long amount, Currency currency) {
+	}
+
+}

@@ -1,0 +1,247 @@
+package dev.payonce.payment;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+import org.springframework.stereotype.Service;
+
+import dev.payonce.client.ClientId;
+import dev.payonce.idempotency.Action;
+import dev.payonce.idempotency.ClaimRequest;
+import dev.payonce.idempotency.Creation;
+import dev.payonce.idempotency.Execution;
+import dev.payonce.idempotency.FinishStep;
+import dev.payonce.idempotency.IdempotencyService;
+import dev.payonce.idempotency.IdempotentOperation;
+import dev.payonce.idempotency.StoredResponse;
+
+/**
+ * Refunds payments exactly once per (client, idempotency key), as the {@code refund}
+ * operation of the idempotency engine (docs/design.md section 8).
+ *
+ * <p>
+ * The steps: the claim step reserves the amount on the payment with one conditional
+ * statement and writes a {@code PENDING} refund, both in the claim transaction, or
+ * refuses (unknown or another client's payment, not SUCCEEDED, more than is left) so that
+ * nothing is stored; the act step calls the provider outside any transaction with the
+ * provider idempotency key derived from the refund id; approved (201) moves the
+ * reservation to the refunded amount and declined (402) gives it back, both in the fenced
+ * completion transaction; a refusal before refunding or an unknown outcome (503) keeps
+ * the reservation and releases the lease for a retry or the reconciler.
+ *
+ * <p>
+ * Guarantee: refunded + in-flight refunds never exceed the payment's amount, whatever the
+ * concurrency, across keys and instances. Thread-safe.
+ */
+@Service
+public class RefundService {
+
+	/** The operation's name, stored with each of its idempotency records. */
+	public static final String OPERATION = "refund";
+
+	private static final Logger log = LoggerFactory.getLogger(RefundService.class);
+
+	private final IdempotencyService idempotency;
+
+	private final Refunds refunds;
+
+	private final RefundReservations reservations;
+
+	private final PaymentService payments;
+
+	private final PaymentGateway gateway;
+
+	private final RefundResponses responses;
+
+	private final PaymentMetrics metrics;
+
+	RefundService(IdempotencyService idempotency, Refunds refunds, RefundReservations reservations,
+			PaymentService payments, PaymentGateway gateway, RefundResponses responses, PaymentMetrics metrics) {
+		this.idempotency = idempotency;
+		this.refunds = refunds;
+		this.reservations = reservations;
+		this.payments = payments;
+		this.gateway = gateway;
+		this.responses = responses;
+		this.metrics = metrics;
+	}
+
+	/**
+	 * Refunds the payment, or answers what an earlier request with the same key decided.
+	 * @param command the validated request
+	 * @return the outcome to render
+	 * @throws org.springframework.dao.DataAccessException if the database fails; the key
+	 * is then either unclaimed (and nothing reserved) or held by a lease that a later
+	 * retry takes over
+	 */
+	public RefundOutcome refund(RefundCommand command) {
+		ClaimRequest request = new ClaimRequest(PaymentService.scope(command.clientId()), command.idempotencyKey(),
+				command.fingerprint());
+		return switch (this.idempotency.execute(new RefundOperation(command), request)) {
+			case Execution.Completed<RefundOutcome> completed ->
+				new RefundOutcome.Completed(completed.response(), completed.replayed());
+			case Execution.KeyReused<RefundOutcome> reused -> new RefundOutcome.KeyReused();
+			case Execution.InProgress<RefundOutcome> inProgress ->
+				new RefundOutcome.InProgress(inProgress.retryAfter());
+			case Execution.Refused<RefundOutcome> refused -> refused.reason();
+			case Execution.Released<RefundOutcome> released -> released.reason();
+		};
+	}
+
+	/**
+	 * A client's refunds of one of its payments, oldest first.
+	 * @return the refunds, or empty if the payment does not exist or belongs to another
+	 * client
+	 */
+	public Optional<List<Refund>> findAll(ClientId clientId, PaymentId paymentId) {
+		return this.payments.find(clientId, paymentId)
+			.map((payment) -> this.refunds.findByPaymentIdAndClientIdOrderByCreatedAt(paymentId.value(),
+					clientId.value()));
+	}
+
+	/**
+	 * One refund of a client's payment.
+	 * @return the refund, or empty if it does not exist, belongs to another payment or
+	 * another client
+	 */
+	public Optional<Refund> find(ClientId clientId, PaymentId paymentId, RefundId refundId) {
+		return this.refunds.findById(refundId.value())
+			.filter((refund) -> refund.clientId().equals(clientId) && refund.paymentId().equals(paymentId));
+	}
+
+	/** The refund operation's steps for one request. */
+	private final class RefundOperation implements IdempotentOperation<Refund, RefundOutcome> {
+
+		private final RefundCommand command;
+
+		RefundOperation(RefundCommand command) {
+			this.command = command;
+		}
+
+		@Override
+		public String name() {
+			return OPERATION;
+		}
+
+		@Override
+		public Creation<Refund, RefundOutcome> create(UUID resourceId) {
+			PaymentId paymentId = this.command.paymentId();
+			var reservation = RefundService.this.reservations.reserve(paymentId, this.command.clientId(),
+					this.command.amount());
+			if (reservation.isEmpty()) {
+				return new Creation.Refused<>(
+						RefundService.this.reservations.refusal(paymentId, this.command.clientId()));
+			}
+			Refund refund = Refund.pending(new RefundId(resourceId), paymentId, this.command.clientId(),
+					new Money(reservation.get().amount(), reservation.get().currency()), this.command.reason(),
+					RefundService.this.payments.now());
+			return new Creation.Created<>(RefundService.this.refunds.saveAndFlush(refund));
+		}
+
+		@Override
+		public Refund load(UUID resourceId) {
+			return RefundService.this.load(new RefundId(resourceId));
+		}
+
+		@Override
+		public Action<RefundOutcome> act(Refund refund) {
+			MDC.put("paymentId", refund.paymentId().toString());
+			MDC.put("refundId", refund.id().toString());
+			GatewayResult result = callProvider(refund);
+			return switch (result) {
+				case GatewayResult.Approved approved -> new Action.Finish<>(succeeded(approved));
+				case GatewayResult.Declined declined -> new Action.Finish<>(declined(declined));
+				case GatewayResult.NotAttempted notAttempted -> unresolved(refund, false, notAttempted.reason());
+				case GatewayResult.Unknown unknown -> unresolved(refund, true, unknown.reason());
+			};
+		}
+
+		private Action<RefundOutcome> unresolved(Refund refund, boolean outcomeUnknown, String reason) {
+			log.warn("Refund {} unresolved ({}): {}; reservation kept, lease released for a retry", refund.id(),
+					outcomeUnknown ? "outcome unknown" : "not attempted", reason);
+			return new Action.Release<>(new RefundOutcome.Unresolved(refund.id(),
+					RefundService.this.idempotency.retryAfter(), outcomeUnknown));
+		}
+
+	}
+
+	/** Approved: refund SUCCEEDED, its reservation refunded, 201 stored. */
+	FinishStep succeeded(GatewayResult.Approved approved) {
+		return (refundId) -> finish(refundId, RefundStatus.SUCCEEDED, (refund) -> {
+			refund.markSucceeded(approved.providerReference(), this.payments.now());
+			this.reservations.settle(refund.paymentId(), refund.amount().minorUnits(), true, this.payments.now());
+			return this.responses.created(refund);
+		});
+	}
+
+	/** Declined: refund DECLINED, its reservation given back, 402 stored. */
+	FinishStep declined(GatewayResult.Declined declined) {
+		return (refundId) -> finish(refundId, RefundStatus.DECLINED, (refund) -> {
+			refund.markDeclined(declined.providerReference(), declined.declineCode(), this.payments.now());
+			this.reservations.settle(refund.paymentId(), refund.amount().minorUnits(), false, this.payments.now());
+			return this.responses.declined(refund);
+		});
+	}
+
+	/** Reconciliation gave up: refund FAILED, its reservation given back, 402 stored. */
+	FinishStep failed() {
+		return (refundId) -> finish(refundId, RefundStatus.FAILED, (refund) -> {
+			refund.markFailed(this.payments.now());
+			this.reservations.settle(refund.paymentId(), refund.amount().minorUnits(), false, this.payments.now());
+			return this.responses.failed(refund);
+		});
+	}
+
+	/**
+	 * Runs inside the engine's fenced completion transaction: the refund is read in it,
+	 * moved and flushed, and the payment's reservation settled by one statement, before
+	 * the record is completed.
+	 */
+	private StoredResponse finish(UUID id, RefundStatus status, Function<Refund, StoredResponse> transition) {
+		Refund refund = load(new RefundId(id));
+		StoredResponse response = transition.apply(refund);
+		this.refunds.saveAndFlush(refund);
+		PaymentService.afterCommit(() -> {
+			this.metrics.refundFinished(status);
+			log.info("Refund {} completed: {} ({})", id, status, response.status());
+		});
+		return response;
+	}
+
+	private GatewayResult callProvider(Refund refund) {
+		long started = System.nanoTime();
+		GatewayResult result;
+		try {
+			Payment payment = this.payments.load(refund.paymentId());
+			String chargeReference = payment.providerReference();
+			if (chargeReference == null) {
+				throw new IllegalStateException("Refunded payment " + payment.id() + " has no provider reference");
+			}
+			result = this.gateway.refund(refund.refundRequest(chargeReference));
+		}
+		catch (RuntimeException ex) {
+			// A gateway must not throw; if one does, the refund may or may not have
+			// happened.
+			log.error("Payment gateway threw for refund {}", refund.id(), ex);
+			result = new GatewayResult.Unknown("gateway threw " + ex.getClass().getSimpleName());
+		}
+		this.metrics.providerCall("refund", result, System.nanoTime() - started);
+		return result;
+	}
+
+	/**
+	 * A refund by id, whatever its client; for takeovers and the reconciler.
+	 * @throws IllegalStateException if the refund does not exist
+	 */
+	Refund load(RefundId refundId) {
+		return this.refunds.findById(refundId.value())
+			.orElseThrow(() -> new IllegalStateException("Claimed refund " + refundId + " does not exist"));
+	}
+
+}

@@ -1,0 +1,144 @@
+package dev.payonce.payment.web;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+import dev.payonce.client.ClientId;
+import dev.payonce.client.CurrentClient;
+import dev.payonce.idempotency.IdempotencyKey;
+import dev.payonce.idempotency.web.IdempotencyProblems;
+import dev.payonce.idempotency.web.StoredResponses;
+import dev.payonce.payment.PaymentId;
+import dev.payonce.payment.RefundCommand;
+import dev.payonce.payment.RefundId;
+import dev.payonce.payment.RefundOutcome;
+import dev.payonce.payment.RefundResponses;
+import dev.payonce.payment.RefundService;
+
+/**
+ * {@code POST /payments/{id}/refunds}, {@code GET /payments/{id}/refunds} and {@code GET
+ * /payments/{id}/refunds/{refundId}} (docs/design.md section 8).
+ *
+ * <p>
+ * The key, the payment id's spelling and the body are checked before the claim, so a
+ * rejected request stores nothing; refusals that depend on the payment (unknown, not
+ * SUCCEEDED, not enough left) are decided in the claim transaction and store nothing
+ * either.
+ */
+@RestController
+// An Accept header that excludes JSON is 406 before anything runs, never a refund whose
+// answer the client said it cannot read.
+@RequestMapping(path = "/payments/{id}/refunds",
+		produces = { MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_PROBLEM_JSON_VALUE })
+class RefundController implements RefundOperations {
+
+	private final RefundService refunds;
+
+	private final RefundRequestReader reader;
+
+	private final RefundResponses responses;
+
+	private final CurrentClient currentClient;
+
+	RefundController(RefundService refunds, RefundRequestReader reader, RefundResponses responses,
+			CurrentClient currentClient) {
+		this.refunds = refunds;
+		this.reader = reader;
+		this.responses = responses;
+		this.currentClient = currentClient;
+	}
+
+	@Override
+	@PostMapping
+	public ResponseEntity<byte[]> create(@PathVariable String id, IdempotencyKey key,
+			@RequestHeader HttpHeaders headers, InputStream body)
+			throws IOException, HttpMediaTypeNotSupportedException {
+		ClientId clientId = this.currentClient.clientId();
+		byte[] bytes = PaymentController.readLimited(body);
+		if (bytes.length > 0) {
+			requireJson(headers);
+		}
+		PaymentId paymentId = PaymentController.parseId(id);
+		RefundCommand command = this.reader.read(clientId, key, paymentId, bytes);
+		return switch (this.refunds.refund(command)) {
+			case RefundOutcome.Completed completed ->
+				StoredResponses.render(completed.response(), completed.replayed());
+			case RefundOutcome.KeyReused reused -> throw IdempotencyProblems.keyReused();
+			case RefundOutcome.InProgress inProgress -> throw IdempotencyProblems.inProgress(inProgress.retryAfter());
+			case RefundOutcome.PaymentNotFound notFound -> throw PaymentProblems.notFound();
+			case RefundOutcome.PaymentNotRefundable notRefundable ->
+				throw PaymentProblems.notRefundable(notRefundable.status());
+			case RefundOutcome.ExceedsRefundable exceeds ->
+				throw PaymentProblems.refundExceedsRefundable(exceeds.refundable());
+			case RefundOutcome.Unresolved unresolved -> throw unresolved.outcomeUnknown()
+					? PaymentProblems.refundOutcomeUnknown(unresolved.refundId(), unresolved.retryAfter())
+					: PaymentProblems.refundProviderUnavailable(unresolved.refundId(), unresolved.retryAfter());
+		};
+	}
+
+	@Override
+	@GetMapping
+	public ResponseEntity<byte[]> list(@PathVariable String id) {
+		PaymentId paymentId = PaymentController.parseId(id);
+		return this.refunds.findAll(this.currentClient.clientId(), paymentId)
+			.map((refunds) -> json(this.responses.receipts(refunds)))
+			.orElseThrow(PaymentProblems::notFound);
+	}
+
+	@Override
+	@GetMapping("/{refundId}")
+	public ResponseEntity<byte[]> get(@PathVariable String id, @PathVariable String refundId) {
+		PaymentId paymentId = PaymentController.parseId(id);
+		RefundId refund = parseRefundId(refundId);
+		return this.refunds.find(this.currentClient.clientId(), paymentId, refund)
+			.map((found) -> json(this.responses.receipt(found)))
+			.orElseThrow(PaymentProblems::refundNotFound);
+	}
+
+	private static ResponseEntity<byte[]> json(String body) {
+		return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(body.getBytes(StandardCharsets.UTF_8));
+	}
+
+	/** A body, when sent, must be JSON; an empty body needs no Content-Type. */
+	private static void requireJson(HttpHeaders headers) throws HttpMediaTypeNotSupportedException {
+		MediaType type;
+		try {
+			type = headers.getContentType();
+		}
+		catch (InvalidMediaTypeException ex) {
+			type = null;
+		}
+		if (type == null || !MediaType.APPLICATION_JSON.includes(type)) {
+			throw new HttpMediaTypeNotSupportedException(type, List.of(MediaType.APPLICATION_JSON));
+		}
+	}
+
+	private static RefundId parseRefundId(String id) {
+		try {
+			UUID uuid = UUID.fromString(id);
+			if (!uuid.toString().equals(id)) {
+				throw PaymentProblems.refundNotFound();
+			}
+			return new RefundId(uuid);
+		}
+		catch (IllegalArgumentException ex) {
+			throw PaymentProblems.refundNotFound();
+		}
+	}
+
+}

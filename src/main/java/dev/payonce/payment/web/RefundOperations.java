@@ -1,0 +1,163 @@
+package dev.payonce.payment.web;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.tags.Tag;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+
+import dev.payonce.idempotency.IdempotencyKey;
+import dev.payonce.idempotency.web.IdempotencyHeaders;
+import dev.payonce.payment.RefundReceipt;
+import dev.payonce.web.ApiDocumentation;
+
+/**
+ * The refunds API as the OpenAPI document shows it (docs/design.md section 8): operation
+ * ids, parameters, every status with its problem types as examples, and typed headers.
+ * The problems every operation shares are added by {@link ApiDocumentation}.
+ */
+@Tag(name = "Refunds",
+		description = "Refunds of a payment of the calling client, each made at most once per "
+				+ "Idempotency-Key, never more in total than the payment's amount")
+@SecurityRequirement(name = ApiDocumentation.API_KEY)
+interface RefundOperations {
+
+	@Operation(operationId = "createRefund", summary = "Refund a payment, at most once per Idempotency-Key",
+			description = "Reserves the amount on the payment (all that remains when amount is omitted) in the claim "
+					+ "transaction, refunds it at the provider with a provider idempotency key derived from the refund "
+					+ "id, and stores the answer. Refunded plus in-flight refunds never exceed the payment's amount. "
+					+ "The body is optional; when sent it is application/json.",
+			parameters = {
+					@Parameter(name = "id", in = ParameterIn.PATH, required = true,
+							description = "The payment id, a UUID in canonical lower-case form",
+							schema = @Schema(type = "string", format = "uuid")),
+					@Parameter(name = IdempotencyHeaders.IDEMPOTENCY_KEY, in = ParameterIn.HEADER, required = true,
+							description = "Names this refund, exactly as for a payment; scoped to the calling client. "
+									+ "A key that already names a payment is refused (422).",
+							schema = @Schema(type = "string", minLength = 1, maxLength = 512,
+									pattern = PaymentOperations.KEY_PATTERN),
+							example = "refund-order-123-1") },
+			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = false,
+					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+							schema = @Schema(implementation = RefundRequestDocument.class))),
+			responses = {
+					@ApiResponse(responseCode = "201",
+							description = "Refunded: the refund. A replay carries Idempotent-Replayed: true.",
+							headers = {
+									@Header(name = HttpHeaders.LOCATION, required = true,
+											description = "/payments/{id}/refunds/{refundId}",
+											schema = @Schema(type = "string", format = "uri-reference")),
+									@Header(name = IdempotencyHeaders.IDEMPOTENT_REPLAYED,
+											description = "Present, as true, only on a stored answer replayed",
+											schema = @Schema(type = "string", allowableValues = "true")) },
+							content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+									schema = @Schema(implementation = RefundReceipt.class))),
+					@ApiResponse(responseCode = "400",
+							description = "The key is missing or malformed, or the body is invalid; nothing stored",
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = {
+											@ExampleObject(name = "idempotency-key-missing",
+													value = ProblemExamples.KEY_MISSING),
+											@ExampleObject(name = "idempotency-key-invalid",
+													value = ProblemExamples.KEY_INVALID),
+											@ExampleObject(name = "invalid-request",
+													value = ProblemExamples.INVALID_REQUEST) })),
+					@ApiResponse(responseCode = "402",
+							description = "Declined by the provider, or given up by reconciliation; the amount is "
+									+ "refundable again; stored and replayed",
+							headers = @Header(name = IdempotencyHeaders.IDEMPOTENT_REPLAYED,
+									description = "Present, as true, only on a stored answer replayed",
+									schema = @Schema(type = "string", allowableValues = "true")),
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, examples = {
+									@ExampleObject(name = "refund-declined", value = ProblemExamples.REFUND_DECLINED),
+									@ExampleObject(name = "refund-failed", value = ProblemExamples.REFUND_FAILED) })),
+					@ApiResponse(responseCode = "404",
+							description = "No such payment for this client (another client's payment looks the same); "
+									+ "nothing stored",
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = @ExampleObject(name = "payment-not-found",
+											value = ProblemExamples.NOT_FOUND))),
+					@ApiResponse(responseCode = "409",
+							description = "The payment is not SUCCEEDED or has less left than asked (nothing stored: "
+									+ "the same request may succeed later), or a request with this key is still in "
+									+ "progress (Retry-After; retry with the same key)",
+							headers = @Header(name = HttpHeaders.RETRY_AFTER,
+									description = "Seconds to wait before retrying with the same Idempotency-Key "
+											+ "(idempotency-request-in-progress only)",
+									schema = @Schema(type = "integer", minimum = "1")),
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = {
+											@ExampleObject(name = "payment-not-refundable",
+													value = ProblemExamples.NOT_REFUNDABLE),
+											@ExampleObject(name = "refund-exceeds-refundable",
+													value = ProblemExamples.REFUND_EXCEEDS),
+											@ExampleObject(name = "idempotency-request-in-progress",
+													value = ProblemExamples.IN_PROGRESS) })),
+					@ApiResponse(responseCode = "422",
+							description = "The key was used with a different request, or names another operation (a "
+									+ "payment's key); nothing executed",
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = @ExampleObject(name = "idempotency-key-reused",
+											value = ProblemExamples.KEY_REUSED))),
+					@ApiResponse(responseCode = "503",
+							description = "The provider refused or its outcome is unknown (the refund stays PENDING with "
+									+ "its amount reserved), or the database is unreachable; a retry with the same key "
+									+ "resolves it",
+							headers = @Header(name = HttpHeaders.RETRY_AFTER, required = true,
+									description = "Seconds to wait before retrying with the same Idempotency-Key",
+									schema = @Schema(type = "integer", minimum = "1")),
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = {
+											@ExampleObject(name = "refund-provider-unavailable",
+													value = ProblemExamples.REFUND_PROVIDER_UNAVAILABLE),
+											@ExampleObject(name = "refund-outcome-unknown",
+													value = ProblemExamples.REFUND_OUTCOME_UNKNOWN) })) })
+	ResponseEntity<byte[]> create(@Parameter(hidden = true) String id, @Parameter(hidden = true) IdempotencyKey key,
+			@Parameter(hidden = true) HttpHeaders headers, @Parameter(hidden = true) InputStream body)
+			throws IOException, HttpMediaTypeNotSupportedException;
+
+	@Operation(operationId = "listRefunds", summary = "List a payment's refunds, oldest first",
+			description = "Every refund of the payment, whatever its status. Another client's payment answers 404, "
+					+ "exactly like an unknown id.",
+			responses = {
+					@ApiResponse(responseCode = "200", description = "The refunds, oldest first",
+							content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+									array = @ArraySchema(schema = @Schema(implementation = RefundReceipt.class)))),
+					@ApiResponse(responseCode = "404", description = "No such payment for this client",
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = @ExampleObject(name = "payment-not-found",
+											value = ProblemExamples.NOT_FOUND))) })
+	ResponseEntity<byte[]> list(@Parameter(description = "The payment id, a UUID in canonical lower-case form",
+			schema = @Schema(type = "string", format = "uuid")) String id);
+
+	@Operation(operationId = "getRefund", summary = "Read one refund of a payment",
+			description = "The refund as it stands now. Another client's refund answers 404, exactly like an unknown id.",
+			responses = {
+					@ApiResponse(responseCode = "200", description = "The refund",
+							content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+									schema = @Schema(implementation = RefundReceipt.class))),
+					@ApiResponse(responseCode = "404", description = "No such refund of this payment for this client",
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = @ExampleObject(name = "refund-not-found",
+											value = ProblemExamples.REFUND_NOT_FOUND))) })
+	ResponseEntity<byte[]> get(
+			@Parameter(description = "The payment id, a UUID in canonical lower-case form",
+					schema = @Schema(type = "string", format = "uuid")) String id,
+			@Parameter(description = "The refund id, a UUID in canonical lower-case form",
+					schema = @Schema(type = "string", format = "uuid")) String refundId);
+
+}

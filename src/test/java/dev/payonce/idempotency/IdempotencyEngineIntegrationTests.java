@@ -1,0 +1,377 @@
+package dev.payonce.idempotency;
+
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.payonce.OffsetClock;
+import dev.payonce.TestcontainersConfiguration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * The engine on its own (docs/design.md section 4), driven by {@link TestOperation}, a
+ * test-only operation with no payment in sight: claim with the resource created in the
+ * claim transaction, replay, mismatch, another operation's key, in-progress, refusal,
+ * release, takeover with a reloaded resource, fenced completion, reconciliation scoped by
+ * operation and cut short for a shutdown, the oldest-ended-lease gauge, and a
+ * {@link ClaimGuard} refusing inside the claim transaction. Real PostgreSQL (the web
+ * server is up only because security needs it); the clock moves past the 30 s lease
+ * instead of waiting for it.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "payonce.reconciliation.enabled=false", "payonce.idempotency.cleanup.enabled=false" })
+@Import({ TestcontainersConfiguration.class, OffsetClock.Installed.class,
+		IdempotencyEngineIntegrationTests.Guarded.class })
+class IdempotencyEngineIntegrationTests {
+
+	@Autowired
+	IdempotencyService engine;
+
+	@Autowired
+	IdempotencyReconciler reconciler;
+
+	@Autowired
+	List<ReconciliationStep> steps;
+
+	@Autowired
+	OffsetClock clock;
+
+	@Autowired
+	JdbcClient jdbc;
+
+	@Autowired
+	MeterRegistry meters;
+
+	IdempotencyScope scope;
+
+	@BeforeEach
+	void setUp() {
+		this.jdbc.sql(TestOperation.CREATE_TABLE).update();
+		this.scope = new IdempotencyScope("engine-" + UUID.randomUUID().toString().substring(0, 8));
+	}
+
+	@Test
+	void actsOnceAndReplaysTheStoredResponse() {
+		TestOperation operation = new TestOperation("engine_test", this.jdbc);
+		ClaimRequest request = request("once", "a");
+
+		Execution<String> first = this.engine.execute(operation, request);
+		Execution<String> second = this.engine.execute(operation, request);
+
+		assertThat(first).isInstanceOfSatisfying(Execution.Completed.class,
+				(completed) -> assertThat(completed.replayed()).isFalse());
+		assertThat(second).isInstanceOfSatisfying(Execution.Completed.class, (completed) -> {
+			assertThat(completed.replayed()).isTrue();
+			assertThat(completed.response()).isEqualTo(((Execution.Completed<String>) first).response());
+		});
+		assertThat(operation.creates).hasValue(1);
+		assertThat(operation.acts).hasValue(1);
+		assertThat(resources("engine_test", "FINISHED")).isEqualTo(1);
+	}
+
+	@Test
+	void answersKeyReusedForAnotherFingerprintAndRunsNothing() {
+		TestOperation operation = new TestOperation("engine_test", this.jdbc);
+		this.engine.execute(operation, request("mismatch", "a"));
+
+		Execution<String> other = this.engine.execute(operation, request("mismatch", "b"));
+
+		assertThat(other).isInstanceOf(Execution.KeyReused.class);
+		assertThat(operation.creates).hasValue(1);
+		assertThat(operation.acts).hasValue(1);
+	}
+
+	@Test
+	void answersKeyReusedForTheSameKeySentToAnotherOperation() {
+		TestOperation first = new TestOperation("engine_test", this.jdbc);
+		TestOperation second = new TestOperation("engine_other", this.jdbc);
+		this.engine.execute(first, request("shared", "a"));
+
+		Execution<String> other = this.engine.execute(second, request("shared", "a"));
+
+		assertThat(other).isInstanceOf(Execution.KeyReused.class);
+		assertThat(second.creates).hasValue(0);
+		assertThat(second.acts).hasValue(0);
+	}
+
+	@Test
+	void answersInProgressWhileTheFirstRequestHoldsTheLease() throws Exception {
+		CountDownLatch entered = new CountDownLatch(1);
+		CountDownLatch mayLeave = new CountDownLatch(1);
+		TestOperation operation = new TestOperation("engine_test", this.jdbc).holdingNextAct(entered, mayLeave);
+		ClaimRequest request = request("busy", "a");
+		ExecutorService first = Executors.newSingleThreadExecutor();
+		try {
+			Future<Execution<String>> running = first.submit(() -> this.engine.execute(operation, request));
+			assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+
+			Execution<String> meanwhile = this.engine.execute(operation, request);
+			mayLeave.countDown();
+
+			assertThat(meanwhile).isInstanceOf(Execution.InProgress.class);
+			assertThat(running.get(10, TimeUnit.SECONDS)).isInstanceOf(Execution.Completed.class);
+			assertThat(operation.acts).hasValue(1);
+		}
+		finally {
+			mayLeave.countDown();
+			first.shutdownNow();
+		}
+	}
+
+	@Test
+	void refusedClaimStoresNeitherRecordNorResource() {
+		TestOperation refusing = new TestOperation("engine_test", this.jdbc).refusing();
+		TestOperation accepting = new TestOperation("engine_test", this.jdbc);
+		ClaimRequest request = request("refused", "a");
+
+		Execution<String> refused = this.engine.execute(refusing, request);
+
+		assertThat(refused).isEqualTo(new Execution.Refused<>("refused by the test"));
+		assertThat(records("refused")).isZero();
+		assertThat(resources("engine_test", "CREATED")).isZero();
+		assertThat(this.engine.execute(accepting, request)).isInstanceOfSatisfying(Execution.Completed.class,
+				(completed) -> assertThat(completed.replayed()).isFalse());
+	}
+
+	@Test
+	void releasedLeaseIsTakenOverAtOnceAndTheSameResourceReloaded() {
+		TestOperation operation = new TestOperation("engine_test", this.jdbc).releasingWhen((act) -> act == 1);
+		ClaimRequest request = request("released", "a");
+
+		Execution<String> released = this.engine.execute(operation, request);
+		Execution<String> retried = this.engine.execute(operation, request);
+
+		assertThat(released).isInstanceOf(Execution.Released.class);
+		UUID resourceId = ((Execution.Released<String>) released).resourceId();
+		assertThat(retried).isInstanceOfSatisfying(Execution.Completed.class,
+				(completed) -> assertThat(completed.response().body()).contains(resourceId.toString()));
+		assertThat(operation.creates).hasValue(1);
+		assertThat(operation.loads).hasValue(1);
+		assertThat(operation.acts).hasValue(2);
+	}
+
+	@Test
+	void takeoverReloadsTheResourceAndFencesOutTheStaleAttemptsCompletion() throws Exception {
+		CountDownLatch entered = new CountDownLatch(1);
+		CountDownLatch mayLeave = new CountDownLatch(1);
+		TestOperation operation = new TestOperation("engine_test", this.jdbc).holdingNextAct(entered, mayLeave);
+		ClaimRequest request = request("takeover", "a");
+		ExecutorService first = Executors.newSingleThreadExecutor();
+		try {
+			Future<Execution<String>> stale = first.submit(() -> this.engine.execute(operation, request));
+			assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+			this.clock.advance(this.engine.lease().plusSeconds(1));
+
+			Execution<String> takeover = this.engine.execute(operation, request);
+			mayLeave.countDown();
+			Execution<String> staleAnswer = stale.get(10, TimeUnit.SECONDS);
+
+			assertThat(takeover).isInstanceOfSatisfying(Execution.Completed.class,
+					(completed) -> assertThat(completed.replayed()).isFalse());
+			assertThat(staleAnswer).isInstanceOf(Execution.InProgress.class);
+			assertThat(operation.creates).hasValue(1);
+			assertThat(operation.loads).hasValue(1);
+			assertThat(operation.acts).hasValue(2);
+			assertThat(operation.finishes).hasValue(1);
+			assertThat(attempt("takeover")).isEqualTo(2);
+			assertThat(this.engine.execute(operation, request)).isInstanceOfSatisfying(Execution.Completed.class,
+					(completed) -> assertThat(completed.response())
+						.isEqualTo(((Execution.Completed<String>) takeover).response()));
+		}
+		finally {
+			mayLeave.countDown();
+			first.shutdownNow();
+		}
+	}
+
+	@Test
+	void aPaymentReconcilerNeverTakesARefundsStaleRecord() {
+		TestOperation refund = new TestOperation("engine_refund", this.jdbc).releasingWhen((act) -> true);
+		this.engine.execute(refund, request("stale-refund", "a"));
+		this.clock.advance(Duration.ofHours(1));
+		ReconciliationStep payments = this.steps.stream()
+			.filter((step) -> step.operation().equals("payment"))
+			.findFirst()
+			.orElseThrow();
+		ReconciliationStep refunds = new ReconciliationStep() {
+			@Override
+			public String operation() {
+				return "engine_refund";
+			}
+
+			@Override
+			public Settlement settle(Lease lease) {
+				return new Settlement.Found(refund.finish());
+			}
+		};
+
+		this.reconciler.reconcile(payments);
+		int attemptAfterPaymentRun = attempt("stale-refund");
+		IdempotencyReconciler.Report own = this.reconciler.reconcile(refunds);
+
+		assertThat(attemptAfterPaymentRun).isEqualTo(1);
+		assertThat(own.found()).isGreaterThanOrEqualTo(1);
+		assertThat(attempt("stale-refund")).isEqualTo(2);
+		assertThat(status("stale-refund")).isEqualTo("COMPLETED");
+		assertThat(refund.finishes).hasValue(1);
+	}
+
+	@Test
+	void aRunStoppedForShutdownFinishesTheRecordItSettlesAndReleasesTheRestOfItsBatchAtOnce() {
+		String name = "stop_" + UUID.randomUUID().toString().substring(0, 8).replaceAll("[0-9-]", "x");
+		TestOperation operation = new TestOperation(name, this.jdbc).releasingWhen((act) -> true);
+		List.of("stop-a", "stop-b", "stop-c").forEach((key) -> this.engine.execute(operation, request(key, "a")));
+		this.clock.advance(Duration.ofHours(1));
+		AtomicInteger settled = new AtomicInteger();
+		ReconciliationStep step = new ReconciliationStep() {
+			@Override
+			public String operation() {
+				return name;
+			}
+
+			@Override
+			public Settlement settle(Lease lease) {
+				settled.incrementAndGet();
+				return new Settlement.Found(operation.finish());
+			}
+		};
+
+		IdempotencyReconciler.Report report = this.reconciler.reconcile(step, () -> settled.get() > 0);
+
+		assertThat(report.takenOver()).isEqualTo(3);
+		assertThat(report.found()).isEqualTo(1);
+		assertThat(report.released()).isEqualTo(2);
+		assertThat(settled).hasValue(1);
+		assertThat(this.jdbc
+			.sql("""
+					SELECT count(*) FROM idempotency_records
+					WHERE client_id = ? AND operation = ? AND status = 'IN_PROGRESS' AND attempt = 2 AND locked_until <= ?""")
+			.params(this.scope.value(), name, Timestamp.from(this.clock.instant()))
+			.query(Long.class)
+			.single()).isEqualTo(2);
+		this.jdbc.sql("DELETE FROM idempotency_records WHERE operation = ?").param(name).update();
+	}
+
+	@Test
+	void aRunStoppedBeforeItStartsTakesNothingOver() {
+		AtomicInteger asked = new AtomicInteger();
+
+		IdempotencyReconciler.Report report = this.reconciler.reconcile(() -> asked.incrementAndGet() > 0);
+
+		assertThat(report.takenOver()).isZero();
+		assertThat(asked).hasValue(1);
+	}
+
+	@Test
+	void oldestExpiredLeaseGaugeMeasuresHowLongAgoTheLeaseEnded() {
+		TestOperation operation = new TestOperation("engine_test", this.jdbc).releasingWhen((act) -> true);
+		this.engine.execute(operation, request("gauge", "a"));
+		this.clock.advance(Duration.ofMinutes(2));
+
+		double oldest = this.meters.get("payonce.idempotency.leases.expired.oldest").gauge().value();
+
+		assertThat(status("gauge")).isEqualTo("IN_PROGRESS");
+		assertThat(oldest).isGreaterThanOrEqualTo(Duration.ofMinutes(2).toSeconds());
+		this.jdbc.sql("DELETE FROM idempotency_records WHERE client_id = ?").param(this.scope.value()).update();
+	}
+
+	@Test
+	void aClaimGuardThatThrowsAbortsTheClaimBeforeAnythingIsWritten() {
+		TestOperation operation = new TestOperation("engine_test", this.jdbc);
+		this.scope = new IdempotencyScope("guarded-" + UUID.randomUUID().toString().substring(0, 8));
+
+		assertThatIllegalStateException().isThrownBy(() -> this.engine.execute(operation, request("guarded", "a")))
+			.withMessage("refused by the guard");
+
+		assertThat(records("guarded")).isZero();
+		assertThat(operation.creates).hasValue(0);
+		assertThat(operation.acts).hasValue(0);
+	}
+
+	@Test
+	void anOperationsOwnAuthorizeRunsInTheClaimTransactionAndRefusesBeforeAnythingIsWritten() {
+		TestOperation operation = new TestOperation("engine_test", this.jdbc).unauthorized();
+
+		assertThatIllegalStateException().isThrownBy(() -> this.engine.execute(operation, request("unauthorized", "a")))
+			.withMessage("refused by the request's own check");
+
+		assertThat(records("unauthorized")).isZero();
+		assertThat(operation.creates).hasValue(0);
+		assertThat(operation.acts).hasValue(0);
+	}
+
+	/** A guard that refuses every scope named {@code guarded-...}, and nothing else. */
+	@TestConfiguration(proxyBeanMethods = false)
+	static class Guarded {
+
+		@Bean
+		ClaimGuard refuseGuardedScopes() {
+			return (scope, operation) -> {
+				if (scope.value().startsWith("guarded-")) {
+					throw new IllegalStateException("refused by the guard");
+				}
+			};
+		}
+
+	}
+
+	private ClaimRequest request(String key, String body) {
+		return new ClaimRequest(this.scope, new IdempotencyKey(key),
+				RequestFingerprint.of("POST", "/engine-test", Map.of("body", body)));
+	}
+
+	private long records(String key) {
+		return this.jdbc.sql("SELECT count(*) FROM idempotency_records WHERE client_id = ? AND idempotency_key = ?")
+			.params(this.scope.value(), key)
+			.query(Long.class)
+			.single();
+	}
+
+	private int attempt(String key) {
+		return this.jdbc.sql("SELECT attempt FROM idempotency_records WHERE client_id = ? AND idempotency_key = ?")
+			.params(this.scope.value(), key)
+			.query(Integer.class)
+			.single();
+	}
+
+	private String status(String key) {
+		return this.jdbc.sql("SELECT status FROM idempotency_records WHERE client_id = ? AND idempotency_key = ?")
+			.params(this.scope.value(), key)
+			.query(String.class)
+			.single();
+	}
+
+	private long resources(String operation, String state) {
+		return this.jdbc.sql("""
+				SELECT count(*) FROM engine_test_resources r
+				JOIN idempotency_records i ON i.resource_id = r.id
+				WHERE i.client_id = ? AND r.operation = ? AND r.state = ?""")
+			.params(this.scope.value(), operation, state)
+			.query(Long.class)
+			.single();
+	}
+
+}
