@@ -56,8 +56,8 @@ class ApiDocumentationIntegrationTests {
 	 * adding it here and to the document.
 	 */
 	static final Map<String, Set<String>> STATUSES = Map.of("createPayment",
-			Set.of("201", "400", "401", "406", "402", "403", "408", "409", "413", "415", "422", "500", "503"),
-			"getPayment", Set.of("200", "400", "401", "406", "403", "404", "500", "503"), "createRefund",
+			Set.of("201", "400", "401", "406", "402", "403", "408", "409", "413", "415", "422", "429", "500", "503"),
+			"getPayment", Set.of("200", "400", "401", "406", "403", "404", "429", "500", "503"), "createRefund",
 			Set.of("201", "400", "401", "402", "403", "404", "406", "408", "409", "413", "415", "422", "500", "503"),
 			"listRefunds", Set.of("200", "400", "401", "403", "404", "406", "500", "503"), "getRefund",
 			Set.of("200", "400", "401", "403", "404", "406", "500", "503"), "createClient",
