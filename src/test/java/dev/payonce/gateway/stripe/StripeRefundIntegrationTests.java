@@ -23,6 +23,7 @@ import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Refunds through the Stripe adapter end to end: {@code POST /payments/{id}/refunds} over
@@ -132,13 +133,10 @@ class StripeRefundIntegrationTests {
 
 	/** Runs the reconciler until the condition holds; no sleep orders anything here. */
 	private void reconcileUntil(BooleanSupplier condition) {
-		org.awaitility.Awaitility.await()
-			.atMost(Duration.ofSeconds(20))
-			.pollInterval(Duration.ofMillis(100))
-			.until(() -> {
-				this.reconciler.reconcile();
-				return condition.getAsBoolean();
-			});
+		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> {
+			this.reconciler.reconcile();
+			return condition.getAsBoolean();
+		});
 	}
 
 	private String refundStatus(String refundId) {
