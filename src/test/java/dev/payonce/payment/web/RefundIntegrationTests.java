@@ -209,6 +209,24 @@ class RefundIntegrationTests {
 		assertThat(unknown.problemType()).endsWith("/not-found");
 	}
 
+	/**
+	 * A JSON null is not an omitted member: {@code "amount": null} must never become
+	 * "refund all that remains".
+	 */
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "{\"amount\":null}", "{\"reason\":null}", "{\"amount\":null,\"reason\":\"duplicate\"}" })
+	void rejectsJsonNullMembersNamingThemAndRefundsNothing(String body) {
+		String paymentId = pay(1000, "pm_card_visa");
+		String field = body.contains("\"amount\":null") ? "amount" : "reason";
+
+		Reply refused = this.api.refund(paymentId, "null-" + UUID.randomUUID(), body);
+
+		assertThat(refused.status()).isEqualTo(400);
+		assertThat(refused.problemType()).endsWith("/invalid-request");
+		assertThat(refused.json().get("errors").get(0).get("field").asString()).isEqualTo(field);
+		assertThat(count("SELECT count(*) FROM refunds WHERE payment_id = CAST(? AS uuid)", paymentId)).isZero();
+	}
+
 	@Test
 	void declinedRefundGivesItsReservationBackAndIsReplayed() {
 		String paymentId = pay(800, "pm_card_refundFail");
