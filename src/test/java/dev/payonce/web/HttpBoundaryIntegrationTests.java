@@ -206,6 +206,50 @@ class HttpBoundaryIntegrationTests {
 			.doesNotContain("Unexpected failure");
 	}
 
+	@Test
+	void answersUnsupportedExpectationWithDocumentedProblem() throws Exception {
+		String response = RawHttp.exchange(this.port,
+				post(RawHttp.bytes("Idempotency-Key: " + this.key + "\r\nExpect: foo"), BODY), 10_000);
+
+		assertThat(response).startsWith("HTTP/1.1 417")
+			.contains("application/problem+json", "https://payonce.dev/problems/expectation-failed");
+		assertThat(rows("SELECT count(*) FROM idempotency_records WHERE idempotency_key = ?")).isZero();
+	}
+
+	@ParameterizedTest(name = "Transfer-Encoding: {0}")
+	@ValueSource(strings = { "identity", "gzip" })
+	void answersUnimplementedTransferCodingWithDocumentedProblem(String coding) throws Exception {
+		byte[] request = RawHttp.bytes("POST /payments HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+				+ "Authorization: Bearer " + TestCredentials.DEV_KEY + "\r\nIdempotency-Key: " + this.key
+				+ "\r\nContent-Type: application/json\r\nTransfer-Encoding: " + coding + "\r\n\r\n" + BODY);
+
+		String response = RawHttp.exchange(this.port, request, 10_000);
+
+		assertThat(response).startsWith("HTTP/1.1 501")
+			.contains("application/problem+json", "https://payonce.dev/problems/not-implemented");
+		assertThat(rows("SELECT count(*) FROM idempotency_records WHERE idempotency_key = ?")).isZero();
+	}
+
+	@Test
+	void answersConnectWithDocumentedProblem() throws Exception {
+		String response = RawHttp.exchange(this.port,
+				RawHttp.bytes("CONNECT localhost:443 HTTP/1.1\r\nHost: localhost:443\r\nConnection: close\r\n\r\n"),
+				10_000);
+
+		assertThat(response).startsWith("HTTP/1.1 501").contains("https://payonce.dev/problems/not-implemented");
+	}
+
+	@Test
+	void refusesDeclaredOversizedBodyOnAGetWithDocumentedProblem() throws Exception {
+		byte[] request = RawHttp.bytes("GET /payments/" + UUID.randomUUID()
+				+ " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nAuthorization: Bearer "
+				+ TestCredentials.DEV_KEY + "\r\nContent-Length: 10000000\r\n\r\n");
+
+		String response = RawHttp.exchange(this.port, request, 5_000);
+
+		assertThat(response).startsWith("HTTP/1.1 413").contains("https://payonce.dev/problems/payload-too-large");
+	}
+
 	/**
 	 * RFC 9110 section 10.1.1: a server that already knows its answer does not invite the
 	 * body with 100 Continue.
