@@ -47,8 +47,10 @@ start_payonce() { # start_payonce NAME [--setting=value ...]
   SPRING_DATASOURCE_URL="jdbc:postgresql://$PGHOST_ADDR:$PGPORT_NUM/$DB" \
   SPRING_DATASOURCE_USERNAME=postgres SPRING_DATASOURCE_PASSWORD="" \
   PAYONCE_SECURITY_ADMIN_TOKEN="$ADMIN_TOKEN" \
-    "$JAVA_HOME/bin/java" -jar "$JAR" --spring.profiles.active=bench --server.port="$PORT" \
+    "$JAVA_HOME/bin/java" -jar "$JAR" --spring.profiles.active=bench --payonce.benchmark.baseline.enabled=true \
+      --server.port="$PORT" \
       --spring.datasource.hikari.maximum-pool-size=32 --payonce.idempotency.cleanup.enabled="${CLEANUP:-false}" \
+      --payonce.security.rate-limit.enabled=false --payonce.idempotency.quota.max-live-records=0 \
       "$@" > "$RAW/payonce-$name.log" 2>&1 &
   PAYONCE_PID=$!
   for _ in $(seq 1 120); do

@@ -62,8 +62,10 @@ public final class PayonceProcess implements AutoCloseable {
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 		List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m",
 				"-jar", jar, "--server.port=" + port));
-		Map<String, String> all = new HashMap<>(Map.of("payonce.security.dev-client.enabled", "true",
-				"payonce.security.admin-token", TestCredentials.ADMIN_TOKEN));
+		Map<String, String> all = new HashMap<>(
+				Map.of("payonce.security.dev-client.enabled", "true", "payonce.security.admin-token",
+						TestCredentials.ADMIN_TOKEN, "payonce.security.rate-limit.requests-per-second", "1000000",
+						"payonce.security.rate-limit.burst", "1000000"));
 		all.putAll(settings);
 		all.forEach((key, value) -> command.add("--" + key + "=" + value));
 		Path log = Path.of("target", "processes", name + ".log");

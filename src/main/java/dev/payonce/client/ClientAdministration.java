@@ -10,6 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
@@ -72,20 +73,24 @@ public class ClientAdministration {
 
 	/**
 	 * Replaces every active key of an active client with one new key, in one transaction:
-	 * the old keys stop working at once.
+	 * the old keys stop working at once. The client's row is locked first
+	 * ({@code SELECT ... FOR UPDATE}), so of any number of concurrent rotations each runs
+	 * after the previous one committed and revokes the key it issued: afterwards exactly
+	 * one key works, the last one issued. A rotation racing a disable either sees the
+	 * client disabled (empty) or is revoked by it.
 	 * @param clientId the client
 	 * @param live the new key's kind
 	 * @return the client and its new key, or empty if there is no such active client
 	 */
 	@Transactional
 	public Optional<IssuedKey> rotate(ClientId clientId, boolean live) {
-		Optional<Client> client = this.clients.find(clientId).filter((found) -> found.disabledAt() == null);
-		client.ifPresent((found) -> log.info("Rotated the API keys of client {}", clientId));
+		Optional<Client> client = this.clients.lock(clientId).filter((found) -> found.disabledAt() == null);
 		return client.map((found) -> {
 			Instant now = now();
 			this.clients.revokeKeys(clientId, now);
 			ApiKey key = ApiKey.generate(live);
 			this.clients.insertKey(clientId, key, now);
+			log.info("Rotated the API keys of client {}", clientId);
 			return new IssuedKey(found, key);
 		});
 	}
@@ -97,7 +102,8 @@ public class ClientAdministration {
 	 */
 	@Transactional
 	public Optional<Client> disable(ClientId clientId) {
-		if (this.clients.disable(clientId, now())) {
+		// The same lock as a rotation: a disable never interleaves with one.
+		if (this.clients.lock(clientId).isPresent() && this.clients.disable(clientId, now())) {
 			log.info("Disabled client {}", clientId);
 		}
 		return this.clients.find(clientId);
@@ -118,6 +124,21 @@ public class ClientAdministration {
 			return Optional.empty();
 		}
 		return this.clients.findActiveByKeyDigest(key.digest());
+	}
+
+	/**
+	 * Authorisation at the point of effect: whether the client is still active and the
+	 * key with this digest still its active key, holding the client's row until the
+	 * caller's transaction ends (see {@link CurrentClient#confirmAuthorized()}).
+	 * @param clientId the authenticated client
+	 * @param keyDigest the digest of the key it authenticated with
+	 * @return {@code true} if both are still active
+	 * @throws org.springframework.transaction.IllegalTransactionStateException outside a
+	 * transaction
+	 */
+	@Transactional(propagation = Propagation.MANDATORY)
+	public boolean holdAuthorization(ClientId clientId, String keyDigest) {
+		return this.clients.holdActive(clientId, keyDigest);
 	}
 
 	/**

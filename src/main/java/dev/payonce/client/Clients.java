@@ -48,6 +48,21 @@ class Clients {
 			.update() == 1;
 	}
 
+	/**
+	 * Locks the client's row until the caller's transaction ends and reads it. Every
+	 * change to a client's keys or state takes this lock first, so concurrent rotations
+	 * and a rotation racing a disable run one after another, each seeing the last one's
+	 * committed keys.
+	 */
+	Optional<Client> lock(ClientId clientId) {
+		return this.jdbc.sql("SELECT id, name, created_at, disabled_at FROM clients WHERE id = :id FOR UPDATE")
+			.param("id", clientId.value())
+			.query((rs, row) -> client(rs.getString("id"), rs.getString("name"),
+					rs.getObject("created_at", OffsetDateTime.class),
+					rs.getObject("disabled_at", OffsetDateTime.class)))
+			.optional();
+	}
+
 	/** Makes a revoked key of the client active again; true if it was revoked. */
 	boolean reinstateKey(ClientId clientId, ApiKey key) {
 		return this.jdbc
@@ -72,6 +87,30 @@ class Clients {
 			.param("now", utc(now))
 			.param("id", clientId.value())
 			.update() == 1;
+	}
+
+	/**
+	 * Whether the client is active and the key with this digest is its active key, with
+	 * the client's row held {@code FOR KEY SHARE} until the caller's transaction ends.
+	 * Two statements on purpose: the first waits for a rotation or disable holding the
+	 * row and then reads its committed state; the second, a new statement, therefore sees
+	 * the keys that rotation committed. (In one joined statement PostgreSQL would recheck
+	 * only the locked row and read the key row as of the statement's start.) Locks in the
+	 * same order as {@link #lock}: client first.
+	 */
+	boolean holdActive(ClientId clientId, String keyDigest) {
+		boolean clientActive = this.jdbc.sql("SELECT disabled_at IS NULL FROM clients WHERE id = :id FOR KEY SHARE")
+			.param("id", clientId.value())
+			.query(Boolean.class)
+			.optional()
+			.orElse(false);
+		return clientActive && this.jdbc.sql("""
+				SELECT EXISTS (SELECT 1 FROM api_keys
+				               WHERE key_digest = :digest AND client_id = :clientId AND revoked_at IS NULL)""")
+			.param("digest", keyDigest)
+			.param("clientId", clientId.value())
+			.query(Boolean.class)
+			.single();
 	}
 
 	/** The active client owning an active key with this digest. */

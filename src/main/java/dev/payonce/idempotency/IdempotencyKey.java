@@ -1,10 +1,5 @@
 package dev.payonce.idempotency;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
-
 /**
  * A client-chosen string naming one logical operation (docs/design.md section 1; IETF
  * draft-ietf-httpapi-idempotency-key-header).
@@ -93,24 +88,8 @@ public record IdempotencyKey(String value) {
 	}
 
 	/**
-	 * A short digest of the key for logs: lines of one operation can be correlated
-	 * without the key itself, which may be a guessable business identifier, ever being
-	 * written.
-	 * @return the first 16 hex digits of the key's SHA-256
-	 */
-	public String digest() {
-		try {
-			byte[] sha256 = MessageDigest.getInstance("SHA-256").digest(this.value.getBytes(StandardCharsets.US_ASCII));
-			return HexFormat.of().formatHex(sha256, 0, 8);
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("SHA-256 is required of every Java platform", ex);
-		}
-	}
-
-	/**
 	 * Never prints the key itself: keys may be guessable business identifiers and must
-	 * not reach logs.
+	 * not reach logs ({@link KeyDigests} gives the digest a log line may carry).
 	 */
 	@Override
 	public String toString() {

@@ -34,8 +34,11 @@ public class IdempotencyReconciler {
 
 	private final IdempotencyMetrics metrics;
 
+	private final KeyDigests keyDigests;
+
 	IdempotencyReconciler(IdempotencyService idempotency, List<ReconciliationStep> steps,
-			ReconciliationProperties properties, IdempotencyMetrics metrics) {
+			ReconciliationProperties properties, IdempotencyMetrics metrics, KeyDigests keyDigests) {
+		this.keyDigests = keyDigests;
 		this.idempotency = idempotency;
 		this.steps = List.copyOf(steps);
 		this.properties = properties;
@@ -129,7 +132,8 @@ public class IdempotencyReconciler {
 	private String settleOrRelease(ReconciliationStep step, Lease lease) {
 		try (var scope = MDC.putCloseable("clientId", lease.scope().value());
 				var resource = MDC.putCloseable(lease.operation() + "Id", lease.resourceId().toString());
-				var key = MDC.putCloseable("idempotencyKeyDigest", lease.key().digest())) {
+				var key = MDC.putCloseable("idempotencyKeyDigest",
+						this.keyDigests.digest(lease.scope().value(), lease.key()))) {
 			return settle(step, lease);
 		}
 		catch (RuntimeException ex) {

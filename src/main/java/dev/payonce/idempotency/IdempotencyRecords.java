@@ -241,6 +241,39 @@ class IdempotencyRecords {
 			.update() == 1;
 	}
 
+	/**
+	 * Counts the scope's live records (in progress, or completed and not expired), but
+	 * stops at {@code limit}: the cost is bounded by the cap, not by the scope's size.
+	 */
+	long countLive(String scope, Instant now, long limit) {
+		return this.jdbc.sql("""
+				SELECT count(*) FROM (
+				    SELECT 1 FROM idempotency_records
+				    WHERE client_id = :scope AND (status = 'IN_PROGRESS' OR expires_at > :now)
+				    LIMIT :limit) live
+				""").param("scope", scope).param("now", utc(now)).param("limit", limit).query(Long.class).single();
+	}
+
+	/** When the scope's oldest live completed record expires. */
+	Optional<Instant> oldestExpiry(String scope, Instant now) {
+		return this.jdbc.sql("""
+				SELECT min(expires_at) FROM idempotency_records
+				WHERE client_id = :scope AND status = 'COMPLETED' AND expires_at > :now
+				""")
+			.param("scope", scope)
+			.param("now", utc(now))
+			.query((rs, row) -> instant(rs.getObject(1, OffsetDateTime.class)))
+			.optional()
+			.flatMap(Optional::ofNullable);
+	}
+
+	/** Whether the key has a record, in whatever state. */
+	boolean exists(String scope, IdempotencyKey key) {
+		return this.jdbc.sql("""
+				SELECT EXISTS (SELECT 1 FROM idempotency_records WHERE client_id = :scope AND idempotency_key = :key)
+				""").param("scope", scope).param("key", key.value()).query(Boolean.class).single();
+	}
+
 	private @Nullable StoredResponse storedResponse(int status, @Nullable String headers, @Nullable String body) {
 		if (status == 0 || headers == null || body == null) {
 			return null;

@@ -85,7 +85,9 @@ final class BearerTokenFilter extends OncePerRequestFilter {
 		}
 		String token = header.substring(BEARER.length()).strip();
 		if (ApiKey.isWellFormed(token)) {
-			return this.clients.authenticate(new ApiKey(token)).map(CallerAuthentication::client);
+			ApiKey key = new ApiKey(token);
+			return this.clients.authenticate(key)
+				.map((clientId) -> CallerAuthentication.client(clientId, key.digest()));
 		}
 		if (this.adminTokenDigest != null && MessageDigest.isEqual(this.adminTokenDigest, sha256(token))) {
 			return Optional.of(CallerAuthentication.admin());

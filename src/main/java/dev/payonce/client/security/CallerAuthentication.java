@@ -12,7 +12,8 @@ import dev.payonce.client.ClientId;
 /**
  * An authenticated caller: a client (role {@code CLIENT}, principal its {@link ClientId})
  * or the administrator (role {@code ADMIN}). Holds no credentials: the presented secret
- * is forgotten once checked.
+ * is forgotten once checked; a client's key is remembered only as its SHA-256 digest
+ * (what the database stores), to check it again at the point of effect.
  */
 final class CallerAuthentication extends AbstractAuthenticationToken {
 
@@ -22,18 +23,26 @@ final class CallerAuthentication extends AbstractAuthenticationToken {
 
 	private final Object principal;
 
-	private CallerAuthentication(Object principal, String role) {
+	private final @Nullable String keyDigest;
+
+	private CallerAuthentication(Object principal, String role, @Nullable String keyDigest) {
 		super(List.of(new SimpleGrantedAuthority(role)));
 		this.principal = principal;
+		this.keyDigest = keyDigest;
 		setAuthenticated(true);
 	}
 
-	static CallerAuthentication client(ClientId clientId) {
-		return new CallerAuthentication(clientId, CLIENT);
+	static CallerAuthentication client(ClientId clientId, String keyDigest) {
+		return new CallerAuthentication(clientId, CLIENT, keyDigest);
 	}
 
 	static CallerAuthentication admin() {
-		return new CallerAuthentication("admin", ADMIN);
+		return new CallerAuthentication("admin", ADMIN, null);
+	}
+
+	/** The SHA-256 digest of a client's API key; {@code null} for the administrator. */
+	@Nullable String keyDigest() {
+		return this.keyDigest;
 	}
 
 	@Override

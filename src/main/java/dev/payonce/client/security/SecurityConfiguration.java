@@ -12,16 +12,14 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.env.Profiles;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
-import org.springframework.security.core.Authentication;
-import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.firewall.RequestRejectedHandler;
 import org.springframework.security.web.firewall.StrictHttpFirewall;
 
 import dev.payonce.client.ClientAdministration;
-import dev.payonce.client.ClientId;
 import dev.payonce.client.CurrentClient;
+import dev.payonce.client.RateLimitProperties;
 import dev.payonce.client.SecurityProperties;
 
 /**
@@ -36,8 +34,9 @@ class SecurityConfiguration {
 
 	@Bean
 	SecurityFilterChain securityFilterChain(HttpSecurity http, ClientAdministration clients,
-			SecurityProperties properties) {
+			SecurityProperties properties, RateLimitProperties rateLimit) {
 		ProblemWriter problems = new ProblemWriter();
+		BearerTokenFilter authentication = new BearerTokenFilter(clients, properties.adminToken(), problems);
 		return http.csrf((csrf) -> csrf.disable())
 			.sessionManagement((sessions) -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
 			.httpBasic((basic) -> basic.disable())
@@ -45,8 +44,8 @@ class SecurityConfiguration {
 			.logout((logout) -> logout.disable())
 			.requestCache((cache) -> cache.disable())
 			.anonymous((anonymous) -> anonymous.disable())
-			.addFilterBefore(new BearerTokenFilter(clients, properties.adminToken(), problems),
-					AuthorizationFilter.class)
+			.addFilterBefore(authentication, AuthorizationFilter.class)
+			.addFilterAfter(new RateLimitFilter(rateLimit), BearerTokenFilter.class)
 			.exceptionHandling(
 					(exceptions) -> exceptions.authenticationEntryPoint(problems).accessDeniedHandler(problems))
 			.authorizeHttpRequests((requests) -> requests.requestMatchers("/actuator/health", "/actuator/health/**")
@@ -94,29 +93,18 @@ class SecurityConfiguration {
 	}
 
 	@Bean
-	CurrentClient currentClient() {
-		return () -> {
-			Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
-			if (authentication != null && authentication.getPrincipal() instanceof ClientId clientId) {
-				return clientId;
-			}
-			throw new IllegalStateException("The request is not authenticated as a client");
-		};
+	CurrentClient currentClient(ClientAdministration clients) {
+		return new SecurityContextCurrentClient(clients);
 	}
 
 	@Bean
 	InitializingBean adminTokenGuard(SecurityProperties properties, Environment environment) {
 		return () -> {
-			String token = properties.adminToken();
 			boolean local = environment.acceptsProfiles(Profiles.of("local"));
-			if ((token == null || token.isBlank()) && !local) {
-				throw new IllegalStateException(
-						"payonce.security.admin-token is required outside the local profile (PAYONCE_SECURITY_ADMIN_TOKEN)");
-			}
-			if (token != null && token.length() < SecurityProperties.MIN_ADMIN_TOKEN_LENGTH) {
-				throw new IllegalStateException("payonce.security.admin-token must be at least "
-						+ SecurityProperties.MIN_ADMIN_TOKEN_LENGTH + " characters");
-			}
+			AdminTokenPolicy.violation(properties.adminToken(), !local).ifPresent((violation) -> {
+				// SettingsFailureAnalyzer turns this into a short start-up report.
+				throw new IllegalStateException(violation);
+			});
 		};
 	}
 

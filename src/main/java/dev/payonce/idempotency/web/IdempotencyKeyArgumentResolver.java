@@ -1,5 +1,7 @@
 package dev.payonce.idempotency.web;
 
+import java.security.Principal;
+
 import org.jspecify.annotations.Nullable;
 import org.slf4j.MDC;
 
@@ -10,6 +12,7 @@ import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.method.support.ModelAndViewContainer;
 
 import dev.payonce.idempotency.IdempotencyKey;
+import dev.payonce.idempotency.KeyDigests;
 
 /**
  * Resolves an {@link IdempotencyKey} handler argument from the {@code Idempotency-Key}
@@ -18,6 +21,12 @@ import dev.payonce.idempotency.IdempotencyKey;
  * key's digest, never the key, into the log context.
  */
 class IdempotencyKeyArgumentResolver implements HandlerMethodArgumentResolver {
+
+	private final KeyDigests keyDigests;
+
+	IdempotencyKeyArgumentResolver(KeyDigests keyDigests) {
+		this.keyDigests = keyDigests;
+	}
 
 	@Override
 	public boolean supportsParameter(MethodParameter parameter) {
@@ -42,7 +51,10 @@ class IdempotencyKeyArgumentResolver implements HandlerMethodArgumentResolver {
 			// The message names a rule and a length, never the key itself.
 			throw IdempotencyProblems.keyInvalid(String.valueOf(ex.getMessage()));
 		}
-		MDC.put("idempotencyKeyDigest", key.digest());
+		// The scope is the authenticated caller (for the APIs, the client id); the digest
+		// is keyed, so the same key of two scopes gives unrelated digests.
+		Principal caller = request.getUserPrincipal();
+		MDC.put("idempotencyKeyDigest", this.keyDigests.digest((caller != null) ? caller.getName() : "", key));
 		return key;
 	}
 

@@ -16,6 +16,7 @@ import org.springframework.web.bind.annotation.RestController;
 import dev.payonce.client.ClientId;
 import dev.payonce.client.CurrentClient;
 import dev.payonce.idempotency.IdempotencyKey;
+import dev.payonce.idempotency.RecordQuota;
 import dev.payonce.idempotency.web.IdempotencyProblems;
 import dev.payonce.idempotency.web.StoredResponses;
 import dev.payonce.payment.PaymentCommand;
@@ -51,18 +52,24 @@ class PaymentController implements PaymentOperations {
 
 	private final CurrentClient currentClient;
 
+	private final RecordQuota quota;
+
 	PaymentController(PaymentService payments, PaymentRequestReader reader, PaymentResponses responses,
-			CurrentClient currentClient) {
+			CurrentClient currentClient, RecordQuota quota) {
 		this.payments = payments;
 		this.reader = reader;
 		this.responses = responses;
 		this.currentClient = currentClient;
+		this.quota = quota;
 	}
 
 	@Override
 	@PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
 	public ResponseEntity<byte[]> create(IdempotencyKey key, InputStream body) throws IOException {
 		ClientId clientId = this.currentClient.clientId();
+		this.quota.refusal(clientId.value(), key).ifPresent((retryAfter) -> {
+			throw PaymentProblems.quotaExceeded(retryAfter);
+		});
 		PaymentCommand command = this.reader.read(clientId, key, readLimited(body));
 		return switch (this.payments.pay(command)) {
 			case PaymentOutcome.Completed completed ->

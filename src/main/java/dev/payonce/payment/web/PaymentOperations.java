@@ -98,6 +98,16 @@ interface PaymentOperations {
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
 									examples = @ExampleObject(name = "idempotency-key-reused",
 											value = ProblemExamples.KEY_REUSED))),
+					@ApiResponse(responseCode = "429",
+							description = "Over the client's request rate, or a new key while the client holds the most "
+									+ "live keys allowed; nothing stored",
+							headers = @Header(name = HttpHeaders.RETRY_AFTER, required = true,
+									description = "Seconds to wait before retrying",
+									schema = @Schema(type = "integer", minimum = "1")),
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, examples = {
+									@ExampleObject(name = "rate-limit-exceeded", value = ProblemExamples.RATE_LIMITED),
+									@ExampleObject(name = "idempotency-quota-exceeded",
+											value = ProblemExamples.QUOTA_EXCEEDED) })),
 					@ApiResponse(responseCode = "503",
 							description = "The provider refused or its outcome is unknown (the payment stays PENDING), or "
 									+ "the database is unreachable; a retry with the same key resolves it",
@@ -124,7 +134,14 @@ interface PaymentOperations {
 							description = "No such payment for this client (another client's payment looks the same)",
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
 									examples = @ExampleObject(name = "payment-not-found",
-											value = ProblemExamples.NOT_FOUND))) })
+											value = ProblemExamples.NOT_FOUND))),
+					@ApiResponse(responseCode = "429", description = "Over the client's request rate",
+							headers = @Header(name = HttpHeaders.RETRY_AFTER, required = true,
+									description = "Seconds to wait before retrying",
+									schema = @Schema(type = "integer", minimum = "1")),
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = @ExampleObject(name = "rate-limit-exceeded",
+											value = ProblemExamples.RATE_LIMITED))) })
 	ResponseEntity<byte[]> get(@Parameter(description = "The payment id, a UUID in canonical lower-case form",
 			schema = @Schema(type = "string", format = "uuid")) String id);
 

@@ -79,6 +79,13 @@ final class PaymentProblems {
 				"No refund with this id exists for this payment and client.");
 	}
 
+	static ApiProblem quotaExceeded(Duration retryAfter) {
+		return new ApiProblem(HttpStatus.TOO_MANY_REQUESTS, "idempotency-quota-exceeded", "Too many live keys",
+				"This client holds the most live Idempotency-Keys allowed; a new key is accepted once older stored "
+						+ "responses expire (Retry-After). Retries of existing keys still work.")
+			.retryAfter(retryAfter);
+	}
+
 	static ApiProblem notFound() {
 		return new ApiProblem(HttpStatus.NOT_FOUND, "payment-not-found", "Payment not found",
 				"No payment with this id exists for this client.");

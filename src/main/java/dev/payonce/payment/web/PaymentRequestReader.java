@@ -38,6 +38,15 @@ import dev.payonce.payment.PaymentCommand;
 @Component
 class PaymentRequestReader {
 
+	/**
+	 * The most field errors one answer lists: a body of 1,800 unknown members must not
+	 * become an 89 KB answer.
+	 */
+	static final int MAX_ERRORS = 20;
+
+	/** The longest unknown member name echoed back, in characters. */
+	static final int MAX_ECHOED_NAME = 64;
+
 	private static final Set<String> FIELDS = Set.of("orderId", "amount", "currency", "paymentMethod");
 
 	/**
@@ -77,7 +86,7 @@ class PaymentRequestReader {
 		List<FieldError> errors = new ArrayList<>();
 		for (Map.Entry<String, JsonNode> member : root.properties()) {
 			if (!FIELDS.contains(member.getKey())) {
-				errors.add(new FieldError(member.getKey(), "is not a known field"));
+				errors.add(new FieldError(shortened(member.getKey()), "is not a known field"));
 			}
 		}
 		PaymentRequest request = new PaymentRequest(text(root, "orderId", errors), amount(root, errors),
@@ -92,7 +101,7 @@ class PaymentRequestReader {
 		Currency currency = currency(request.currency(), errors);
 		if (!errors.isEmpty() || request.orderId() == null || request.amount() == null || currency == null) {
 			errors.sort(Comparator.comparing(FieldError::field).thenComparing(FieldError::message));
-			throw PaymentProblems.invalidRequest(List.copyOf(errors));
+			throw PaymentProblems.invalidRequest(capped(errors));
 		}
 		String paymentMethod = (request.paymentMethod() != null) ? request.paymentMethod()
 				: PaymentCommand.DEFAULT_PAYMENT_METHOD;
@@ -182,6 +191,24 @@ class PaymentRequestReader {
 			return null;
 		}
 		return currency;
+	}
+
+	/**
+	 * At most {@link #MAX_ERRORS} errors: the first ones in order, the last entry saying
+	 * how many more there were.
+	 */
+	static List<FieldError> capped(List<FieldError> errors) {
+		if (errors.size() <= MAX_ERRORS) {
+			return List.copyOf(errors);
+		}
+		List<FieldError> capped = new ArrayList<>(errors.subList(0, MAX_ERRORS - 1));
+		capped.add(new FieldError("", (errors.size() - MAX_ERRORS + 1) + " more errors not listed"));
+		return List.copyOf(capped);
+	}
+
+	/** A client's member name as echoed in an error: at most {@link #MAX_ECHOED_NAME}. */
+	private static String shortened(String name) {
+		return (name.length() <= MAX_ECHOED_NAME) ? name : name.substring(0, MAX_ECHOED_NAME) + "...";
 	}
 
 }

@@ -38,6 +38,16 @@ final class ProblemExamples {
 			+ "\"detail\":\"A request with this Idempotency-Key is still being processed. Retry after the Retry-After interval.\","
 			+ "\"instance\":\"/payments\"}";
 
+	static final String RATE_LIMITED = "{\"type\":\"" + BASE
+			+ "rate-limit-exceeded\",\"title\":\"Too many requests\",\"status\":429,"
+			+ "\"detail\":\"This client sent more than 100 requests a second. Retry after the time in Retry-After.\","
+			+ "\"instance\":\"/payments\"}";
+
+	static final String QUOTA_EXCEEDED = "{\"type\":\"" + BASE
+			+ "idempotency-quota-exceeded\",\"title\":\"Too many live keys\",\"status\":429,"
+			+ "\"detail\":\"This client holds the most live Idempotency-Keys allowed; a new key is accepted once older "
+			+ "stored responses expire (Retry-After). Retries of existing keys still work.\",\"instance\":\"/payments\"}";
+
 	static final String KEY_REUSED = "{\"type\":\"" + BASE
 			+ "idempotency-key-reused\",\"title\":\"Idempotency-Key reused\",\"status\":422,"
 			+ "\"detail\":\"This Idempotency-Key was already used with a different request. Use a new key for a new operation.\","

@@ -24,6 +24,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.payonce.TestCredentials;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.idempotency.IdempotencyKey;
+import dev.payonce.idempotency.KeyDigests;
 import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
@@ -46,6 +47,9 @@ class ClientIsolationIntegrationTests {
 
 	@Autowired
 	JdbcClient jdbc;
+
+	@Autowired
+	KeyDigests keyDigests;
 
 	PaymentsApi alice;
 
@@ -165,7 +169,8 @@ class ClientIsolationIntegrationTests {
 			.orElseThrow();
 		assertThat(completion).startsWith("{")
 			.contains("\"clientId\":\"" + created.field("id") + "\"", "\"paymentId\":\"" + paid.field("id") + "\"",
-					"\"idempotencyKeyDigest\":\"" + new IdempotencyKey(key).digest() + "\"");
+					"\"idempotencyKeyDigest\":\"" + this.keyDigests.digest(created.field("id"), new IdempotencyKey(key))
+							+ "\"");
 	}
 
 	private static String body(String orderId, long amount) {

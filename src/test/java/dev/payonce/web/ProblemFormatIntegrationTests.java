@@ -1,0 +1,175 @@
+package dev.payonce.web;
+
+import java.net.http.HttpRequest.BodyPublishers;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.payment.web.PaymentsApi;
+import dev.payonce.payment.web.PaymentsApi.Reply;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The holes in the problem format that issue 15 (items 9 and 10) found, over real HTTP:
+ * {@code /error} asked for directly, {@code TRACE}, an unknown health group, an
+ * {@code Accept} that excludes JSON, a body of 1,800 unknown members, unsupported methods
+ * in the log, and the OpenAPI server URL taken from the {@code Host} header.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = "payonce.web.server-url=https://api.payonce.test")
+@Import(TestcontainersConfiguration.class)
+@ExtendWith(OutputCaptureExtension.class)
+class ProblemFormatIntegrationTests {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private static final String BODY = "{\"orderId\":\"format\",\"amount\":1200,\"currency\":\"ILS\"}";
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	JdbcClient jdbc;
+
+	PaymentsApi api;
+
+	@BeforeEach
+	void setUp() {
+		this.api = new PaymentsApi(this.port);
+	}
+
+	@Test
+	void answersADirectRequestForTheErrorPageAsAnUnknownRoute() {
+		Reply reply = this.api.sendWithoutKey(this.api.request("/error").GET());
+
+		assertThat(reply.status()).isEqualTo(404);
+		assertThat(reply.header("Content-Type")).contains("application/problem+json");
+		assertThat(reply.problemType()).isEqualTo("https://payonce.dev/problems/not-found");
+	}
+
+	@Test
+	void refusesTraceAsAProblemNamingThePathsOwnMethods() {
+		Reply payments = this.api.send(this.api.request("/payments").method("TRACE", BodyPublishers.noBody()));
+		Reply payment = this.api
+			.send(this.api.request("/payments/" + UUID.randomUUID()).method("TRACE", BodyPublishers.noBody()));
+		Reply anonymous = this.api
+			.sendWithoutKey(this.api.request("/payments").method("TRACE", BodyPublishers.noBody()));
+
+		assertThat(payments.status()).isEqualTo(405);
+		assertThat(payments.problemType()).isEqualTo("https://payonce.dev/problems/method-not-allowed");
+		assertThat(payments.header("Content-Type")).contains("application/problem+json");
+		assertThat(methods(payments)).isEqualTo("OPTIONS,POST");
+		assertThat(methods(payment)).isEqualTo("GET,HEAD,OPTIONS");
+		assertThat(anonymous.status()).isEqualTo(405);
+		assertThat(payments.body()).doesNotContain("Authorization").doesNotContain("sk_test_");
+	}
+
+	@Test
+	void answersAnUnknownHealthGroupWithAProblem() {
+		Reply reply = this.api.sendWithoutKey(this.api.request("/actuator/health/nope").GET());
+
+		assertThat(reply.status()).isEqualTo(404);
+		assertThat(reply.header("Content-Type")).contains("application/problem+json");
+		assertThat(reply.problemType()).isEqualTo("https://payonce.dev/problems/not-found");
+	}
+
+	@Test
+	void refusesAnAcceptWithoutJsonBeforeChargingAnything() {
+		String key = "png-" + UUID.randomUUID();
+
+		Reply png = this.api.send(payment(key).header("Accept", "image/png"));
+		Reply json = this.api.send(payment(key + "-json").header("Accept", "application/json"));
+		Reply any = this.api.send(payment(key + "-any").header("Accept", "image/png, */*;q=0.1"));
+
+		assertThat(png.status()).isEqualTo(406);
+		assertThat(png.header("Content-Type")).contains("application/problem+json");
+		assertThat(png.problemType()).isEqualTo("https://payonce.dev/problems/not-acceptable");
+		assertThat(this.jdbc.sql("SELECT count(*) FROM idempotency_records WHERE idempotency_key = ?")
+			.param(key)
+			.query(Long.class)
+			.single()).isZero();
+		assertThat(json.status()).isEqualTo(201);
+		assertThat(any.status()).isEqualTo(201);
+	}
+
+	@Test
+	void capsTheErrorsOfABodyFullOfUnknownMembers() {
+		// Two-letter names, as the probe sent: 1,800 members fit in 16 KiB.
+		String letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+		String body = IntStream.range(0, 1_800)
+			.mapToObj((i) -> "\"" + letters.charAt(i / 52) + letters.charAt(i % 52) + "\":0")
+			.collect(Collectors.joining(",", "{", "}"));
+
+		Reply reply = this.api.pay("unknown-" + UUID.randomUUID(), body);
+
+		assertThat(body.length()).isLessThan(16 * 1024);
+		assertThat(reply.status()).isEqualTo(400);
+		assertThat(reply.problemType()).isEqualTo("https://payonce.dev/problems/invalid-request");
+		JsonNode errors = reply.json().get("errors");
+		assertThat(errors.size()).isEqualTo(20);
+		// 1,800 unknown members and the three missing required fields: 19 listed, 1,784
+		// more.
+		assertThat(errors.get(19).get("message").asString()).isEqualTo("1784 more errors not listed");
+		assertThat(reply.body().getBytes(StandardCharsets.UTF_8).length).isLessThan(4096);
+	}
+
+	@Test
+	void answersUnsupportedMethodsWithoutLoggingWarnings(CapturedOutput output) {
+		for (int i = 0; i < 5; i++) {
+			assertThat(this.api.send(this.api.request("/payments").PUT(BodyPublishers.ofString(BODY))).status())
+				.isEqualTo(405);
+		}
+
+		assertThat(output.getAll()).doesNotContain("PageNotFound").doesNotContain("is not supported");
+	}
+
+	@Test
+	void documentsTheConfiguredServerUrlWhateverTheHostHeaderSays() throws Exception {
+		String answer = RawHttp.exchange(this.port,
+				("GET /v3/api-docs HTTP/1.1\r\nHost: evil.example:666\r\n"
+						+ "X-Forwarded-Host: evil.example\r\nX-Forwarded-Proto: http\r\nConnection: close\r\n\r\n")
+					.getBytes(StandardCharsets.US_ASCII),
+				30_000);
+
+		assertThat(answer).startsWith("HTTP/1.1 200");
+		JsonNode document = JSON.readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
+		assertThat(document.get("servers")).hasSize(1);
+		assertThat(document.get("servers").get(0).get("url").asString()).isEqualTo("https://api.payonce.test");
+		assertThat(answer).doesNotContain("evil.example");
+	}
+
+	private java.net.http.HttpRequest.Builder payment(String key) {
+		return this.api.request("/payments")
+			.header("Idempotency-Key", key)
+			.header("Content-Type", "application/json")
+			.POST(BodyPublishers.ofString(BODY));
+	}
+
+	/** The Allow header's methods, sorted, comma-separated. */
+	private static String methods(Reply reply) {
+		return java.util.Arrays.stream(reply.header("Allow").orElse("").split(","))
+			.map(String::strip)
+			.filter((method) -> !method.isEmpty())
+			.sorted()
+			.collect(Collectors.joining(","));
+	}
+
+}
