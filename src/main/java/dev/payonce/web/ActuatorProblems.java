@@ -35,7 +35,7 @@ class ActuatorProblems extends OncePerRequestFilter {
 		}
 		finally {
 			if (held.getStatus() >= 400 && held.getContentSize() == 0 && !response.isCommitted()) {
-				Problems.write(response, Problems.forStatus(held.getStatus()));
+				Problems.write(request, response, Problems.forStatus(held.getStatus()));
 			}
 			else {
 				held.copyBodyToResponse();

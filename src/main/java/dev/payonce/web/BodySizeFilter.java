@@ -32,7 +32,7 @@ public class BodySizeFilter extends OncePerRequestFilter {
 		if (request.getContentLengthLong() > MAX_BODY_BYTES) {
 			// Tomcat would otherwise read the unread body to keep the connection.
 			response.setHeader(HttpHeaders.CONNECTION, "close");
-			Problems.write(response, Problems.payloadTooLarge(MAX_BODY_BYTES));
+			Problems.write(request, response, Problems.payloadTooLarge(MAX_BODY_BYTES));
 			return;
 		}
 		chain.doFilter(request, response);

@@ -35,7 +35,7 @@ class FailureFilter extends OncePerRequestFilter {
 		catch (ServletException | IOException | RuntimeException ex) {
 			if (Failures.isDatabaseFailure(ex)) {
 				Failures.logDatabaseFailure(log, ex);
-				Problems.writeDatabaseUnavailable(response);
+				Problems.writeDatabaseUnavailable(request, response);
 				return;
 			}
 			if (Failures.isClientGone(ex)) {

@@ -18,6 +18,7 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -170,7 +171,12 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 			problem.setTitle(standard.getTitle());
 			problem.setDetail(standard.getDetail());
 		}
-		return super.handleExceptionInternal(ex, problem, headers, statusCode, request);
+		// A problem is always application/problem+json: preset, so that an Accept header
+		// that names something else cannot leave the error without a body.
+		HttpHeaders problemHeaders = new HttpHeaders();
+		problemHeaders.putAll(headers);
+		problemHeaders.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
+		return super.handleExceptionInternal(ex, problem, problemHeaders, statusCode, request);
 	}
 
 }

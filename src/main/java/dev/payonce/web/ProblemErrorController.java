@@ -6,6 +6,7 @@ import java.util.Set;
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.webmvc.error.ErrorController;
@@ -42,7 +43,7 @@ class ProblemErrorController implements ErrorController {
 	ResponseEntity<String> error(HttpServletRequest request) {
 		Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
 		if (code == null) {
-			return problem(404, new HttpHeaders());
+			return problem(404, new HttpHeaders(), request.getRequestURI());
 		}
 		int status = (code instanceof Integer value && value >= 400) ? value : 500;
 		Object exception = request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
@@ -50,7 +51,7 @@ class ProblemErrorController implements ErrorController {
 		if (status == 405 && request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI) instanceof String path) {
 			Set<HttpMethod> allowed = allowedMethods(path);
 			if (allowed.isEmpty()) {
-				return problem(404, headers);
+				return problem(404, headers, path);
 			}
 			headers.setAllow(allowed);
 		}
@@ -60,14 +61,15 @@ class ProblemErrorController implements ErrorController {
 		if (status == 503) {
 			headers.set(HttpHeaders.RETRY_AFTER, Problems.DATABASE_RETRY_AFTER_SECONDS);
 		}
-		return problem(status, headers);
+		Object path = request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI);
+		return problem(status, headers, (path instanceof String value) ? value : null);
 	}
 
-	private static ResponseEntity<String> problem(int status, HttpHeaders headers) {
+	private static ResponseEntity<String> problem(int status, HttpHeaders headers, @Nullable String path) {
 		return ResponseEntity.status(status)
 			.headers(headers)
 			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
-			.body(Problems.json(Problems.forStatus(status)));
+			.body(Problems.json(Problems.at(Problems.forStatus(status), path)));
 	}
 
 	/**

@@ -21,7 +21,8 @@ public class ProblemErrorReportValve extends ErrorReportValve {
 		if (status < 400 || response.getContentWritten() > 0 || !response.setErrorReported()) {
 			return;
 		}
-		String problem = Problems.json((status == 400) ? Problems.rejectedRequest() : Problems.forStatus(status));
+		String problem = Problems.json(Problems
+			.at((status == 400) ? Problems.rejectedRequest() : Problems.forStatus(status), request.getRequestURI()));
 		try {
 			response.setContentType("application/problem+json");
 			response.setCharacterEncoding("UTF-8");

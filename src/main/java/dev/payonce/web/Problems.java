@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
@@ -169,14 +170,18 @@ public final class Problems {
 	 * Writes a problem as the whole response, for code that runs outside Spring MVC
 	 * (filters, security handlers). Does nothing if the response is already committed:
 	 * then the client has an answer.
+	 * @param request the request, whose path becomes the problem's {@code instance}
+	 * unless it has one
 	 * @param response the response
 	 * @param problem the problem; its status becomes the response's
 	 * @throws IOException if the client is gone
 	 */
-	public static void write(HttpServletResponse response, ProblemDetail problem) throws IOException {
+	public static void write(HttpServletRequest request, HttpServletResponse response, ProblemDetail problem)
+			throws IOException {
 		if (response.isCommitted()) {
 			return;
 		}
+		at(problem, request.getRequestURI());
 		response.setStatus(problem.getStatus());
 		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
 		byte[] body = json(problem).getBytes(StandardCharsets.UTF_8);
@@ -188,14 +193,36 @@ public final class Problems {
 	/**
 	 * Writes {@code 503 service-unavailable} with {@code Retry-After}: the database could
 	 * not be reached or failed.
+	 * @param request the request
 	 * @param response the response
 	 * @throws IOException if the client is gone
 	 */
-	public static void writeDatabaseUnavailable(HttpServletResponse response) throws IOException {
+	public static void writeDatabaseUnavailable(HttpServletRequest request, HttpServletResponse response)
+			throws IOException {
 		if (!response.isCommitted()) {
 			response.setHeader(HttpHeaders.RETRY_AFTER, DATABASE_RETRY_AFTER_SECONDS);
 		}
-		write(response, forStatus(503));
+		write(request, response, forStatus(503));
+	}
+
+	/**
+	 * Sets a problem's {@code instance} to the request path, unless it has one already or
+	 * the path is not a valid URI reference (then the member is left out rather than
+	 * repeat a refused path).
+	 * @param problem a problem
+	 * @param path the request path as sent (percent-encoded), or {@code null}
+	 * @return the same problem
+	 */
+	public static ProblemDetail at(ProblemDetail problem, @Nullable String path) {
+		if (problem.getInstance() == null && path != null && !path.isEmpty()) {
+			try {
+				problem.setInstance(URI.create(path));
+			}
+			catch (IllegalArgumentException ex) {
+				// Not a URI reference: the problem goes out without an instance.
+			}
+		}
+		return problem;
 	}
 
 	private record Text(String slug, String title, String detail) {

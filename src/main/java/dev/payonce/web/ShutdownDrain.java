@@ -1,7 +1,6 @@
 package dev.payonce.web;
 
 import java.io.IOException;
-import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -79,10 +78,9 @@ class ShutdownDrain extends OncePerRequestFilter implements SmartLifecycle {
 		ProblemDetail problem = Problems.of(HttpStatus.SERVICE_UNAVAILABLE, "service-unavailable",
 				"Service unavailable",
 				"This instance is shutting down. Retry, with the same Idempotency-Key: another instance or the restarted one answers.");
-		problem.setInstance(URI.create(request.getRequestURI()));
 		response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(ApiProblem.retryAfterSeconds(RETRY_AFTER)));
 		response.setHeader(HttpHeaders.CONNECTION, "close");
-		Problems.write(response, problem);
+		Problems.write(request, response, problem);
 	}
 
 	@Override

@@ -111,6 +111,71 @@ class ProblemFormatIntegrationTests {
 	}
 
 	@Test
+	void refusesAnAcceptThatRulesJsonOutWithQualityZeroBeforeChargingAnything() {
+		String key = "q0-" + UUID.randomUUID();
+
+		Reply excluded = this.api.send(payment(key).header("Accept", "text/html, application/json;q=0"));
+		Reply wildcardZero = this.api.send(payment(key + "-star").header("Accept", "*/*;q=0"));
+		Reply problemOnly = this.api.send(payment(key + "-problem").header("Accept", "application/problem+json"));
+		Reply specificWins = this.api
+			.send(payment(key + "-specific").header("Accept", "*/*;q=0, application/json;q=0.5"));
+		Reply refund = this.api.send(this.api.request("/payments/" + UUID.randomUUID() + "/refunds")
+			.header("Idempotency-Key", key + "-refund")
+			.header("Accept", "application/json;q=0")
+			.POST(BodyPublishers.noBody()));
+
+		assertThat(excluded.status()).isEqualTo(406);
+		assertThat(excluded.problemType()).isEqualTo("https://payonce.dev/problems/not-acceptable");
+		assertThat(wildcardZero.status()).isEqualTo(406);
+		assertThat(problemOnly.status()).isEqualTo(406);
+		assertThat(refund.status()).isEqualTo(406);
+		assertThat(specificWins.status()).isEqualTo(201);
+		assertThat(this.jdbc.sql("SELECT count(*) FROM idempotency_records WHERE idempotency_key LIKE ?")
+			.param(key + "%")
+			.query(Long.class)
+			.single()).isEqualTo(1);
+	}
+
+	@Test
+	void answersAMalformedAcceptWithAProblemOnEveryPath() {
+		Reply payment = this.api.send(payment("bad-accept-" + UUID.randomUUID()).header("Accept", "garbage/"));
+		Reply unknownPath = this.api.send(this.api.request("/nope").header("Accept", "a").GET());
+
+		for (Reply reply : java.util.List.of(payment, unknownPath)) {
+			assertThat(reply.status()).isEqualTo(400);
+			assertThat(reply.header("Content-Type")).contains("application/problem+json");
+			assertThat(reply.problemType()).isEqualTo("https://payonce.dev/problems/invalid-request");
+		}
+	}
+
+	@Test
+	void answersAnErrorAsAProblemWhateverTheAcceptHeaderNames() {
+		Reply reply = this.api.send(this.api.request("/nope").header("Accept", "text/html").GET());
+
+		assertThat(reply.status()).isEqualTo(404);
+		assertThat(reply.header("Content-Type")).contains("application/problem+json");
+		assertThat(reply.problemType()).isEqualTo("https://payonce.dev/problems/not-found");
+	}
+
+	@Test
+	void givesEveryProblemWrittenOutsideSpringMvcItsInstance() throws Exception {
+		String id = UUID.randomUUID().toString();
+		String tooLarge = RawHttp.exchange(this.port,
+				("POST /payments/" + id + "/refunds HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+						+ "Content-Length: 20000\r\nConnection: close\r\n\r\n")
+					.getBytes(StandardCharsets.US_ASCII),
+				30_000);
+		Reply errorPage = this.api.sendWithoutKey(this.api.request("/error").GET());
+		Reply unauthorized = this.api.sendWithoutKey(this.api.request("/payments/" + id).GET());
+
+		assertThat(tooLarge).startsWith("HTTP/1.1 413");
+		assertThat(JSON.readTree(tooLarge.substring(tooLarge.indexOf("\r\n\r\n") + 4)).get("instance").asString())
+			.isEqualTo("/payments/" + id + "/refunds");
+		assertThat(errorPage.field("instance")).isEqualTo("/error");
+		assertThat(unauthorized.field("instance")).isEqualTo("/payments/" + id);
+	}
+
+	@Test
 	void capsTheErrorsOfABodyFullOfUnknownMembers() {
 		// Two-letter names, as the probe sent: 1,800 members fit in 16 KiB.
 		String letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";

@@ -1,7 +1,6 @@
 package dev.payonce.client.security;
 
 import java.io.IOException;
-import java.net.URI;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -52,13 +51,12 @@ final class ProblemWriter implements AuthenticationEntryPoint, AccessDeniedHandl
 		// The exception's message quotes the refused part of the request: never logged.
 		log.debug("Request rejected by the firewall: {}", requestRejectedException.getClass().getSimpleName());
 		response.setHeader(HttpHeaders.CONNECTION, "close");
-		Problems.write(response, Problems.rejectedRequest());
+		Problems.write(request, response, Problems.rejectedRequest());
 	}
 
 	private static void write(HttpServletRequest request, HttpServletResponse response, ProblemDetail problem)
 			throws IOException {
-		problem.setInstance(URI.create(request.getRequestURI()));
-		Problems.write(response, problem);
+		Problems.write(request, response, problem);
 	}
 
 }

@@ -68,7 +68,7 @@ final class RateLimitFilter extends OncePerRequestFilter {
 				"This client sent more than " + this.properties.requestsPerSecond()
 						+ " requests a second. Retry after the time in Retry-After.");
 		problem.setInstance(URI.create(request.getRequestURI()));
-		Problems.write(response, problem);
+		Problems.write(request, response, problem);
 	}
 
 	private Bucket bucket(ClientId clientId) {

@@ -21,6 +21,7 @@ import org.springframework.web.bind.annotation.RestController;
 import dev.payonce.client.ClientId;
 import dev.payonce.client.CurrentClient;
 import dev.payonce.idempotency.IdempotencyKey;
+import dev.payonce.idempotency.RecordQuota;
 import dev.payonce.idempotency.web.IdempotencyProblems;
 import dev.payonce.idempotency.web.StoredResponses;
 import dev.payonce.payment.PaymentId;
@@ -41,8 +42,9 @@ import dev.payonce.payment.RefundService;
  * either.
  */
 @RestController
-// An Accept header that excludes JSON is 406 before anything runs, never a refund whose
-// answer the client said it cannot read.
+// An Accept header that excludes JSON is 406 before anything runs (web.AcceptFilter,
+// which
+// also honours q=0), never a refund whose answer the client said it cannot read.
 @RequestMapping(path = "/payments/{id}/refunds",
 		produces = { MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_PROBLEM_JSON_VALUE })
 class RefundController implements RefundOperations {
@@ -55,12 +57,15 @@ class RefundController implements RefundOperations {
 
 	private final CurrentClient currentClient;
 
+	private final RecordQuota quota;
+
 	RefundController(RefundService refunds, RefundRequestReader reader, RefundResponses responses,
-			CurrentClient currentClient) {
+			CurrentClient currentClient, RecordQuota quota) {
 		this.refunds = refunds;
 		this.reader = reader;
 		this.responses = responses;
 		this.currentClient = currentClient;
+		this.quota = quota;
 	}
 
 	@Override
@@ -69,6 +74,9 @@ class RefundController implements RefundOperations {
 			@RequestHeader HttpHeaders headers, InputStream body)
 			throws IOException, HttpMediaTypeNotSupportedException {
 		ClientId clientId = this.currentClient.clientId();
+		this.quota.refusal(clientId.value(), key).ifPresent((retryAfter) -> {
+			throw PaymentProblems.quotaExceeded(retryAfter);
+		});
 		byte[] bytes = PaymentController.readLimited(body);
 		if (bytes.length > 0) {
 			requireJson(headers);

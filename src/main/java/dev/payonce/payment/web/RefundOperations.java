@@ -113,6 +113,16 @@ interface RefundOperations {
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
 									examples = @ExampleObject(name = "idempotency-key-reused",
 											value = ProblemExamples.KEY_REUSED))),
+					@ApiResponse(responseCode = "429",
+							description = "Over the client's request rate, or a new key while the client holds the most "
+									+ "live keys allowed; nothing stored",
+							headers = @Header(name = HttpHeaders.RETRY_AFTER, required = true,
+									description = "Seconds to wait before retrying",
+									schema = @Schema(type = "integer", minimum = "1")),
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, examples = {
+									@ExampleObject(name = "rate-limit-exceeded", value = ProblemExamples.RATE_LIMITED),
+									@ExampleObject(name = "idempotency-quota-exceeded",
+											value = ProblemExamples.QUOTA_EXCEEDED) })),
 					@ApiResponse(responseCode = "503",
 							description = "The provider refused or its outcome is unknown (the refund stays PENDING with "
 									+ "its amount reserved), or the database is unreachable; a retry with the same key "
@@ -140,7 +150,14 @@ interface RefundOperations {
 					@ApiResponse(responseCode = "404", description = "No such payment for this client",
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
 									examples = @ExampleObject(name = "payment-not-found",
-											value = ProblemExamples.NOT_FOUND))) })
+											value = ProblemExamples.NOT_FOUND))),
+					@ApiResponse(responseCode = "429", description = "Over the client's request rate",
+							headers = @Header(name = HttpHeaders.RETRY_AFTER, required = true,
+									description = "Seconds to wait before retrying",
+									schema = @Schema(type = "integer", minimum = "1")),
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = @ExampleObject(name = "rate-limit-exceeded",
+											value = ProblemExamples.RATE_LIMITED))) })
 	ResponseEntity<byte[]> list(@Parameter(description = "The payment id, a UUID in canonical lower-case form",
 			schema = @Schema(type = "string", format = "uuid")) String id);
 
@@ -153,7 +170,14 @@ interface RefundOperations {
 					@ApiResponse(responseCode = "404", description = "No such refund of this payment for this client",
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
 									examples = @ExampleObject(name = "refund-not-found",
-											value = ProblemExamples.REFUND_NOT_FOUND))) })
+											value = ProblemExamples.REFUND_NOT_FOUND))),
+					@ApiResponse(responseCode = "429", description = "Over the client's request rate",
+							headers = @Header(name = HttpHeaders.RETRY_AFTER, required = true,
+									description = "Seconds to wait before retrying",
+									schema = @Schema(type = "integer", minimum = "1")),
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = @ExampleObject(name = "rate-limit-exceeded",
+											value = ProblemExamples.RATE_LIMITED))) })
 	ResponseEntity<byte[]> get(
 			@Parameter(description = "The payment id, a UUID in canonical lower-case form",
 					schema = @Schema(type = "string", format = "uuid")) String id,

@@ -125,6 +125,27 @@ class ClientLimitsIntegrationTests {
 		assertThat(otherClient.status()).isEqualTo(201);
 	}
 
+	@Test
+	void refusesANewRefundKeyOverTheLiveRecordCapToo() {
+		PaymentsApi busy = new PaymentsApi(this.port, this.admin.newClientKey("busy-refunds"));
+		String keyPrefix = "cap-refund-" + UUID.randomUUID() + "-";
+		String body = "{\"orderId\":\"cap\",\"amount\":100,\"currency\":\"ILS\"}";
+		Reply payment = busy.pay(keyPrefix + 1, body);
+		busy.pay(keyPrefix + 2, body);
+		busy.pay(keyPrefix + 3, body);
+
+		Reply overCap = busy.refund(payment.field("id"), keyPrefix + "refund", "{\"amount\":10}");
+
+		assertThat(payment.status()).isEqualTo(201);
+		assertThat(overCap.status()).isEqualTo(429);
+		assertThat(overCap.problemType()).isEqualTo("https://payonce.dev/problems/idempotency-quota-exceeded");
+		assertThat(records(keyPrefix + "refund")).isZero();
+		assertThat(this.jdbc.sql("SELECT count(*) FROM refunds WHERE payment_id = ?::uuid")
+			.param(payment.field("id"))
+			.query(Long.class)
+			.single()).isZero();
+	}
+
 	private long records(String keyPattern) {
 		return this.jdbc.sql("SELECT count(*) FROM idempotency_records WHERE idempotency_key LIKE ?")
 			.param(keyPattern)
