@@ -109,13 +109,18 @@ public class ApiDocumentation {
 								.schema(new StringSchema()._enum(List.of("Bearer realm=\"payonce\""))));
 				add(responses, "403", "Valid credentials of the wrong kind for this API", Problems.forStatus(403));
 				add(responses, "406", "The Accept header excludes JSON", Problems.forStatus(406));
+				// A declared Content-Length over the limit is refused on every operation,
+				// GETs
+				// too, before the body is read.
+				add(responses, "413", "Body over 16 KiB (refused before it is read when declared)",
+						Problems.payloadTooLarge(BodySizeFilter.MAX_BODY_BYTES));
+				add(responses, "417", "An Expect header other than 100-continue", Problems.forStatus(417));
 				if (hasBody) {
 					add(responses, "408", "The body did not arrive in time; nothing stored", Problems.forStatus(408));
-					add(responses, "413", "Body over 16 KiB (refused before it is read when declared)",
-							Problems.payloadTooLarge(BodySizeFilter.MAX_BODY_BYTES));
-					add(responses, "415", "Body not application/json", Problems.forStatus(415));
+					add(responses, "415", "Body not application/json (multipart included)", Problems.forStatus(415));
 				}
 				add(responses, "500", "A bug; nothing is revealed and the answer is logged", Problems.forStatus(500));
+				add(responses, "501", "A Transfer-Encoding other than chunked", Problems.forStatus(501));
 				add(responses, "503", "The service could not reach its database; retry after Retry-After",
 						Problems.forStatus(503))
 					.addHeaderObject("Retry-After", retryAfter());
@@ -226,7 +231,7 @@ public class ApiDocumentation {
 			must change (and a changed request needs a new key).
 
 			**Errors.** Every error is an RFC 9457 problem (application/problem+json, schema Problem) whose \
-			type ends in a stable slug; match on type, never on title or detail.
+			type ends in a stable slug; match on type, never on title or detail. Besides the statuses each 			operation lists, a path that names no resource answers 404 with type 			https://payonce.dev/problems/not-found, and a method a resource does not support answers 405 with 			type https://payonce.dev/problems/method-not-allowed.
 
 			**Compatibility.** Within version 1, answers may gain new members, problems new types and \
 			extension members, and enumerations (such as a payment's status) new values: clients must ignore \

@@ -1,12 +1,18 @@
 package dev.payonce.web;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.exc.InvalidNullException;
+import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpHeaders;
@@ -117,7 +123,33 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 		// The parser's message quotes the input and names classes: never pass it on.
 		ProblemDetail problem = Problems.of(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
 				"The request body is not valid JSON of the expected shape.");
+		Map<String, String> error = fieldError(ex.getMostSpecificCause());
+		if (error != null) {
+			problem.setProperty("errors", List.of(error));
+		}
 		return handleExceptionInternal(ex, problem, headers, HttpStatus.BAD_REQUEST, request);
+	}
+
+	/**
+	 * The member a body broke, in the {@code FieldError} shape, when the parser knows it;
+	 * the parser's own message is never used.
+	 */
+	private static @Nullable Map<String, String> fieldError(Throwable cause) {
+		if (!(cause instanceof JacksonException parse) || parse.getPath().isEmpty()) {
+			return null;
+		}
+		String field = parse.getPath()
+			.stream()
+			.map((reference) -> (reference.getPropertyName() != null) ? reference.getPropertyName()
+					: String.valueOf(reference.getIndex()))
+			.collect(Collectors.joining("."));
+		String message = switch (parse) {
+			case InvalidNullException nul -> "must not be null (omit the field instead)";
+			case UnrecognizedPropertyException unknown -> "is not a known field";
+			case MismatchedInputException mismatched -> "has the wrong JSON type";
+			default -> "is invalid";
+		};
+		return Map.of("field", field, "message", message);
 	}
 
 	@Override

@@ -56,7 +56,14 @@ public final class Problems {
 			Map.entry(415,
 					new Text("unsupported-media-type", "Unsupported media type",
 							"Send the request body as application/json.")),
+			Map.entry(417,
+					new Text("expectation-failed", "Expectation failed",
+							"The only expectation supported is Expect: 100-continue.")),
 			Map.entry(500, new Text("internal-error", "Internal error", "An unexpected error occurred.")),
+			Map.entry(501,
+					new Text("not-implemented", "Not implemented",
+							"The request uses a method or transfer coding this service does not implement; "
+									+ "send the body with Content-Length or Transfer-Encoding: chunked.")),
 			Map.entry(503, new Text("service-unavailable", "Service unavailable",
 					"The service could not reach its database. Retrying with the same Idempotency-Key is safe.")));
 

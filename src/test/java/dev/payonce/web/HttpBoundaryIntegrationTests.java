@@ -1,5 +1,8 @@
 package dev.payonce.web;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;
@@ -201,6 +204,105 @@ class HttpBoundaryIntegrationTests {
 		assertThat(output.getAll()).doesNotContain(ERROR_LINE)
 			.doesNotContain("stack_trace")
 			.doesNotContain("Unexpected failure");
+	}
+
+	@Test
+	void answersUnsupportedExpectationWithDocumentedProblem() throws Exception {
+		String response = RawHttp.exchange(this.port,
+				post(RawHttp.bytes("Idempotency-Key: " + this.key + "\r\nExpect: foo"), BODY), 10_000);
+
+		assertThat(response).startsWith("HTTP/1.1 417")
+			.contains("application/problem+json", "https://payonce.dev/problems/expectation-failed");
+		assertThat(rows("SELECT count(*) FROM idempotency_records WHERE idempotency_key = ?")).isZero();
+	}
+
+	@ParameterizedTest(name = "Transfer-Encoding: {0}")
+	@ValueSource(strings = { "identity", "gzip" })
+	void answersUnimplementedTransferCodingWithDocumentedProblem(String coding) throws Exception {
+		byte[] request = RawHttp.bytes("POST /payments HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+				+ "Authorization: Bearer " + TestCredentials.DEV_KEY + "\r\nIdempotency-Key: " + this.key
+				+ "\r\nContent-Type: application/json\r\nTransfer-Encoding: " + coding + "\r\n\r\n" + BODY);
+
+		String response = RawHttp.exchange(this.port, request, 10_000);
+
+		assertThat(response).startsWith("HTTP/1.1 501")
+			.contains("application/problem+json", "https://payonce.dev/problems/not-implemented");
+		assertThat(rows("SELECT count(*) FROM idempotency_records WHERE idempotency_key = ?")).isZero();
+	}
+
+	@Test
+	void answersConnectWithDocumentedProblem() throws Exception {
+		String response = RawHttp.exchange(this.port,
+				RawHttp.bytes("CONNECT localhost:443 HTTP/1.1\r\nHost: localhost:443\r\nConnection: close\r\n\r\n"),
+				10_000);
+
+		assertThat(response).startsWith("HTTP/1.1 501").contains("https://payonce.dev/problems/not-implemented");
+	}
+
+	@Test
+	void refusesDeclaredOversizedBodyOnAGetWithDocumentedProblem() throws Exception {
+		byte[] request = RawHttp.bytes("GET /payments/" + UUID.randomUUID()
+				+ " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nAuthorization: Bearer "
+				+ TestCredentials.DEV_KEY + "\r\nContent-Length: 10000000\r\n\r\n");
+
+		String response = RawHttp.exchange(this.port, request, 5_000);
+
+		assertThat(response).startsWith("HTTP/1.1 413").contains("https://payonce.dev/problems/payload-too-large");
+	}
+
+	/**
+	 * RFC 9110 section 10.1.1: a server that already knows its answer does not invite the
+	 * body with 100 Continue.
+	 */
+	@Test
+	void refusesDeclaredOversizedBodyWithoutInvitingIt() throws Exception {
+		byte[] request = RawHttp.bytes("POST /payments HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+				+ "Authorization: Bearer " + TestCredentials.DEV_KEY + "\r\nIdempotency-Key: " + this.key
+				+ "\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\nExpect: 100-continue\r\n\r\n");
+
+		String response = RawHttp.exchange(this.port, request, 5_000);
+
+		assertThat(response).startsWith("HTTP/1.1 413")
+			.doesNotContain("HTTP/1.1 100")
+			.contains("https://payonce.dev/problems/payload-too-large");
+		assertThat(rows("SELECT count(*) FROM idempotency_records WHERE idempotency_key = ?")).isZero();
+	}
+
+	@Test
+	void invitesTheBodyOfAnAcceptablePaymentWithExpectContinue() throws Exception {
+		String head = "POST /payments HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nAuthorization: Bearer "
+				+ TestCredentials.DEV_KEY + "\r\nIdempotency-Key: " + this.key
+				+ "\r\nContent-Type: application/json\r\nContent-Length: " + BODY.length()
+				+ "\r\nExpect: 100-continue\r\n\r\n";
+		try (Socket socket = new Socket("localhost", this.port)) {
+			socket.setSoTimeout(10_000);
+			socket.getOutputStream().write(RawHttp.bytes(head));
+			socket.getOutputStream().flush();
+			InputStream in = socket.getInputStream();
+			String interim = readHead(in);
+
+			socket.getOutputStream().write(RawHttp.bytes(BODY));
+			socket.getOutputStream().flush();
+			String answer = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+
+			assertThat(interim).startsWith("HTTP/1.1 100");
+			assertThat(answer).startsWith("HTTP/1.1 201");
+			OpenApiExchanges.checkRaw(this.port, RawHttp.bytes(head + BODY), answer);
+		}
+		assertThat(rows("SELECT count(*) FROM idempotency_records WHERE idempotency_key = ?")).isEqualTo(1);
+	}
+
+	/** Reads one response head, up to and including its blank line. */
+	private static String readHead(InputStream in) throws IOException {
+		StringBuilder head = new StringBuilder();
+		while (!head.toString().endsWith("\r\n\r\n")) {
+			int next = in.read();
+			if (next == -1) {
+				break;
+			}
+			head.append((char) next);
+		}
+		return head.toString();
 	}
 
 	private byte[] post(byte[] lastHeader, String body) {

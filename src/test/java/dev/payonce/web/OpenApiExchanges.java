@@ -99,9 +99,15 @@ public final class OpenApiExchanges {
 	 */
 	public static void checkRaw(String base, String method, String path, Map<String, List<String>> requestHeaders,
 			String requestBody, String rawResponse) {
-		int headerEnd = rawResponse.indexOf("\r\n\r\n");
-		String head = (headerEnd >= 0) ? rawResponse.substring(0, headerEnd) : rawResponse;
-		String body = (headerEnd >= 0) ? rawResponse.substring(headerEnd + 4) : "";
+		// An interim 1xx answer (100 Continue) precedes the final one: check the final
+		// one.
+		String response = rawResponse;
+		while (response.matches("(?s)HTTP/1\\.1 1\\d\\d.*") && response.contains("\r\n\r\n")) {
+			response = response.substring(response.indexOf("\r\n\r\n") + 4);
+		}
+		int headerEnd = response.indexOf("\r\n\r\n");
+		String head = (headerEnd >= 0) ? response.substring(0, headerEnd) : response;
+		String body = (headerEnd >= 0) ? response.substring(headerEnd + 4) : "";
 		String[] lines = head.split("\r\n");
 		int status = Integer.parseInt(lines[0].split(" ")[1]);
 		Map<String, List<String>> headers = new java.util.LinkedHashMap<>();

@@ -31,8 +31,9 @@ import dev.payonce.payment.PaymentCommand;
  * Reads the body of {@code POST /payments} strictly (docs/design.md section 2): a JSON
  * object with no unknown or duplicate members; {@code amount} a JSON integer in minor
  * units, never a fraction, exponent or string, never rounded; {@code currency} an ISO
- * 4217 code with minor units, in any letter case. Every problem found is reported, not
- * just the first.
+ * 4217 code with minor units, in any letter case. A member may be omitted where the
+ * contract allows, but never sent as JSON {@code null}. Every problem found is reported,
+ * not just the first.
  */
 @Component
 class PaymentRequestReader {
@@ -47,6 +48,13 @@ class PaymentRequestReader {
 	static final int MAX_ECHOED_NAME = 64;
 
 	private static final Set<String> FIELDS = Set.of("orderId", "amount", "currency", "paymentMethod");
+
+	/**
+	 * A JSON {@code null} is never a value: an optional member is omitted, not null, so
+	 * that a null cannot silently become a default (a full refund, the default payment
+	 * method).
+	 */
+	static final String NOT_NULL = "must not be null (omit the field instead)";
 
 	private static final BigInteger MAX = BigInteger.valueOf(Money.MAX_MINOR_UNITS);
 
@@ -131,7 +139,11 @@ class PaymentRequestReader {
 
 	static @Nullable String text(JsonNode root, String field, List<FieldError> errors) {
 		JsonNode node = root.get(field);
-		if (node == null || node.isNull()) {
+		if (node == null) {
+			return null;
+		}
+		if (node.isNull()) {
+			errors.add(new FieldError(field, NOT_NULL));
 			return null;
 		}
 		if (!node.isString()) {
@@ -143,7 +155,11 @@ class PaymentRequestReader {
 
 	static @Nullable Long amount(JsonNode root, List<FieldError> errors) {
 		JsonNode node = root.get("amount");
-		if (node == null || node.isNull()) {
+		if (node == null) {
+			return null;
+		}
+		if (node.isNull()) {
+			errors.add(new FieldError("amount", NOT_NULL));
 			return null;
 		}
 		if (!node.isIntegralNumber()) {

@@ -22,8 +22,9 @@ import dev.payonce.payment.RefundReason;
  * (docs/design.md section 8): a JSON object with no unknown or duplicate members;
  * {@code amount} optional, a JSON integer in minor units when present (never a fraction,
  * exponent or string); {@code reason} optional, one of {@code duplicate},
- * {@code fraudulent}, {@code requested_by_customer}. An empty body is an empty object:
- * refund all that remains. Every problem found is reported.
+ * {@code fraudulent}, {@code requested_by_customer}. An optional member is omitted, never
+ * JSON {@code null} (a null amount would otherwise refund everything). An empty body is
+ * an empty object: refund all that remains. Every problem found is reported.
  */
 @Component
 class RefundRequestReader {

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -212,6 +213,63 @@ class ClientSecurityIntegrationTests {
 		assertThat(malformed.body()).doesNotContainIgnoringCase("jackson").doesNotContainIgnoringCase("exception");
 		assertThat(unknownClient.status()).isEqualTo(404);
 		assertThat(unknownClient.problemType()).endsWith("/client-not-found");
+	}
+
+	/**
+	 * The admin API reads JSON as strictly as the payments API: no scalar coerced into a
+	 * string, no duplicate member (last wins), no trailing content, no JSON null for a
+	 * member; each is 400 invalid-request and creates no client.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "{\"name\":1}", "{\"name\":true}", "{\"name\":1.5e3}",
+			"{\"name\":\"strict-dup\",\"mode\":\"live\",\"mode\":\"test\"}", "{\"name\":\"strict-trailing\"} {}",
+			"{\"name\":null}", "{\"name\":\"strict-null\",\"mode\":null}", "{\"name\":\"strict-mode\",\"mode\":1}" })
+	void readsAdminJsonAsStrictlyAsPayments(String body) {
+		PaymentsApi asAdmin = new PaymentsApi(this.port, TestCredentials.ADMIN_TOKEN);
+		long clientsBefore = clients();
+
+		Reply created = asAdmin.send(asAdmin.request("/admin/clients")
+			.header("Content-Type", "application/json")
+			.POST(BodyPublishers.ofString(body)));
+
+		assertThat(created.status()).isEqualTo(400);
+		assertThat(created.problemType()).endsWith("/invalid-request");
+		assertThat(created.body()).doesNotContainIgnoringCase("jackson").doesNotContainIgnoringCase("exception");
+		assertThat(clients()).isEqualTo(clientsBefore);
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "{\"mode\":null}", "{\"mode\":1}", "{\"mode\":\"live\",\"mode\":\"test\"}" })
+	void readsKeyRotationJsonStrictly(String body) {
+		String clientId = this.admin.createClient("strict-rotation").field("id");
+		PaymentsApi asAdmin = new PaymentsApi(this.port, TestCredentials.ADMIN_TOKEN);
+
+		Reply rotated = asAdmin.send(asAdmin.request("/admin/clients/" + clientId + "/api-keys")
+			.header("Content-Type", "application/json")
+			.POST(BodyPublishers.ofString(body)));
+
+		assertThat(rotated.status()).isEqualTo(400);
+		assertThat(rotated.problemType()).endsWith("/invalid-request");
+		assertThat(this.jdbc.sql("SELECT count(*) FROM api_keys WHERE client_id = ?")
+			.param(clientId)
+			.query(Long.class)
+			.single()).isEqualTo(1);
+	}
+
+	@Test
+	void namesTheNullMemberOfAnAdminRequest() {
+		PaymentsApi asAdmin = new PaymentsApi(this.port, TestCredentials.ADMIN_TOKEN);
+
+		Reply created = asAdmin.send(asAdmin.request("/admin/clients")
+			.header("Content-Type", "application/json")
+			.POST(BodyPublishers.ofString("{\"name\":\"named-null\",\"mode\":null}")));
+
+		assertThat(created.status()).isEqualTo(400);
+		assertThat(created.json().get("errors").get(0).get("field").asString()).isEqualTo("mode");
+	}
+
+	private long clients() {
+		return this.jdbc.sql("SELECT count(*) FROM clients").query(Long.class).single();
 	}
 
 	@Test

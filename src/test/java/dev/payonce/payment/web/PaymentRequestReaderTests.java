@@ -56,11 +56,19 @@ class PaymentRequestReaderTests {
 
 		RequestFingerprint explicit = fingerprint(
 				"{\"orderId\":\"o-1\",\"amount\":1200,\"currency\":\"ILS\",\"paymentMethod\":\"pm_card_visa\"}");
-		RequestFingerprint explicitNull = fingerprint(
-				"{\"orderId\":\"o-1\",\"amount\":1200,\"currency\":\"ILS\",\"paymentMethod\":null}");
 
 		assertThat(explicit).isEqualTo(omitted);
-		assertThat(explicitNull).isEqualTo(omitted);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "orderId", "amount", "currency", "paymentMethod" })
+	void rejectsJsonNullForEveryMemberNamingIt(String field) {
+		String body = "{\"orderId\":\"o-1\",\"amount\":1200,\"currency\":\"ILS\",\"paymentMethod\":\"pm_card_visa\"}"
+			.replaceFirst("\"" + field + "\":(\"[^\"]*\"|\\d+)", "\"" + field + "\":null");
+
+		assertThatExceptionOfType(ApiProblem.class).isThrownBy(() -> read(body))
+			.satisfies((problem) -> assertThat(problem.getBody().getProperties().get("errors").toString())
+				.contains("field=" + field + ", message=" + PaymentRequestReader.NOT_NULL));
 	}
 
 	@Test

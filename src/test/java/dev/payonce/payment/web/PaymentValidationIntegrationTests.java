@@ -189,10 +189,13 @@ class PaymentValidationIntegrationTests {
 				currency("\"XYZ\""), currency("\"XAU\""), currency("\"US\""), currency("840"), currency("null"),
 				// orderId: 1-64 of [A-Za-z0-9._:-]
 				orderId("\"\""), orderId("\"" + "o".repeat(65) + "\""), orderId("\"order 1\""), orderId("\"order/1\""),
-				orderId("42"),
+				orderId("42"), orderId("null"), amount("null"),
 				// paymentMethod
 				new BadInput("numeric paymentMethod", (key) -> json(key, """
 						{"orderId":"order-1","amount":1200,"currency":"ILS","paymentMethod":5}"""), 400,
+						"invalid-request", "paymentMethod"),
+				new BadInput("null paymentMethod", (key) -> json(key, """
+						{"orderId":"order-1","amount":1200,"currency":"ILS","paymentMethod":null}"""), 400,
 						"invalid-request", "paymentMethod"));
 	}
 

@@ -5,6 +5,8 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -141,6 +143,88 @@ class RefundIntegrationTests {
 		assertThat(malformedId.status()).isEqualTo(404);
 		assertThat(noBody.status()).isEqualTo(201);
 		assertThat(noBody.json().get("amount").longValue()).isEqualTo(1000);
+	}
+
+	/**
+	 * A multipart body must never be read as an empty body (which refunds everything):
+	 * Payonce has no multipart endpoint, so every write answers 415 and stores nothing,
+	 * with or without a boundary.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "multipart/form-data; boundary=x", "multipart/mixed; boundary=x", "multipart/form-data",
+			"multipart/mixed" })
+	void refusesMultipartBodiesOnEveryWriteAsUnsupportedMediaType(String contentType) {
+		String paymentId = pay(1000, "pm_card_visa");
+		String key = "multipart-" + UUID.randomUUID();
+		PaymentsApi admin = this.api.as(TestCredentials.ADMIN_TOKEN);
+
+		Reply refund = this.api.send(this.api.request("/payments/" + paymentId + "/refunds")
+			.header("Idempotency-Key", key)
+			.header("Content-Type", contentType)
+			.POST(HttpRequest.BodyPublishers.ofString("{\"amount\": 1}")));
+		Reply formRefund = this.api.send(this.api.request("/payments/" + paymentId + "/refunds")
+			.header("Idempotency-Key", key)
+			.header("Content-Type", contentType)
+			.POST(HttpRequest.BodyPublishers
+				.ofString("--x\r\nContent-Disposition: form-data; name=\"amount\"\r\n\r\n1\r\n--x--\r\n")));
+		Reply payment = this.api.send(this.api.request("/payments")
+			.header("Idempotency-Key", key)
+			.header("Content-Type", contentType)
+			.POST(HttpRequest.BodyPublishers
+				.ofString(PaymentIdempotencyIntegrationTests.body("order-" + key, 100, "ILS"))));
+		Reply client = admin.send(admin.request("/admin/clients")
+			.header("Content-Type", contentType)
+			.POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"multipart\"}")));
+		Reply rotation = admin.send(admin.request("/admin/clients/cli_unknown/api-keys")
+			.header("Content-Type", contentType)
+			.POST(HttpRequest.BodyPublishers.ofString("{\"mode\":\"test\"}")));
+
+		for (Reply refused : new Reply[] { refund, formRefund, payment, client, rotation }) {
+			assertThat(refused.status()).isEqualTo(415);
+			assertThat(refused.problemType()).endsWith("/unsupported-media-type");
+		}
+		assertThat(count("SELECT count(*) FROM refunds WHERE payment_id = CAST(? AS uuid)", paymentId)).isZero();
+		assertThat(count("SELECT count(*) FROM idempotency_records WHERE idempotency_key = ?", key)).isZero();
+		assertThat(count("SELECT count(*) FROM clients WHERE name = ?", "multipart")).isZero();
+	}
+
+	/**
+	 * A multipart Content-Type without a boundary on a request without a body is no error
+	 * of the server: each route gives its normal answer.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "multipart/form-data", "multipart/mixed" })
+	void answersBodilessRequestsWithMalformedMultipartTypeNormally(String contentType) {
+		PaymentsApi admin = this.api.as(TestCredentials.ADMIN_TOKEN);
+
+		Reply payment = this.api
+			.send(this.api.request("/payments/" + UUID.randomUUID()).header("Content-Type", contentType).GET());
+		Reply clients = admin.send(admin.request("/admin/clients").header("Content-Type", contentType).GET());
+		Reply unknown = this.api.send(this.api.request("/no-such-path").header("Content-Type", contentType).GET());
+
+		assertThat(payment.status()).isEqualTo(404);
+		assertThat(payment.problemType()).endsWith("/payment-not-found");
+		assertThat(clients.status()).isEqualTo(200);
+		assertThat(unknown.status()).isEqualTo(404);
+		assertThat(unknown.problemType()).endsWith("/not-found");
+	}
+
+	/**
+	 * A JSON null is not an omitted member: {@code "amount": null} must never become
+	 * "refund all that remains".
+	 */
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "{\"amount\":null}", "{\"reason\":null}", "{\"amount\":null,\"reason\":\"duplicate\"}" })
+	void rejectsJsonNullMembersNamingThemAndRefundsNothing(String body) {
+		String paymentId = pay(1000, "pm_card_visa");
+		String field = body.contains("\"amount\":null") ? "amount" : "reason";
+
+		Reply refused = this.api.refund(paymentId, "null-" + UUID.randomUUID(), body);
+
+		assertThat(refused.status()).isEqualTo(400);
+		assertThat(refused.problemType()).endsWith("/invalid-request");
+		assertThat(refused.json().get("errors").get(0).get("field").asString()).isEqualTo(field);
+		assertThat(count("SELECT count(*) FROM refunds WHERE payment_id = CAST(? AS uuid)", paymentId)).isZero();
 	}
 
 	@Test
