@@ -2,12 +2,17 @@ package dev.payonce;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +46,9 @@ public final class EmbeddedDatabase {
 	static final int TEST_MAX_CONNECTIONS = 24;
 
 	private static @Nullable EmbeddedPostgres forTests;
+
+	/** Run locks held until this JVM exits. */
+	private static final List<FileLock> runLocks = new ArrayList<>();
 
 	private EmbeddedDatabase() {
 	}
@@ -76,6 +84,7 @@ public final class EmbeddedDatabase {
 	 * @return the running server
 	 */
 	static EmbeddedPostgres persistent(Path dataDirectory, String name) {
+		holdRunLock(dataDirectory);
 		stopOrphan(dataDirectory);
 		try {
 			EmbeddedPostgres postgres = EmbeddedPostgres.builder()
@@ -91,11 +100,38 @@ public final class EmbeddedDatabase {
 	}
 
 	/**
+	 * Locks {@code <dataDirectory>.lock} for the life of this JVM, so that two runs never
+	 * share one data folder: the operating system releases the lock when the JVM ends,
+	 * however it ends ({@code kill -9} included), so holding it also proves that a server
+	 * still running on the folder belongs to no live run.
+	 * @param dataDirectory the data directory
+	 * @throws IllegalStateException if another live run holds the folder
+	 */
+	static synchronized void holdRunLock(Path dataDirectory) {
+		Path lockFile = dataDirectory.resolveSibling(dataDirectory.getFileName() + ".lock");
+		try {
+			Files.createDirectories(lockFile.toAbsolutePath().getParent());
+			FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+			FileLock lock = channel.tryLock();
+			if (lock == null) {
+				channel.close();
+				throw new IllegalStateException("Another Payonce run uses the embedded PostgreSQL in " + dataDirectory
+						+ ": stop it first, or give this run its own database with SPRING_DATASOURCE_URL");
+			}
+			runLocks.add(lock);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not lock " + lockFile, ex);
+		}
+	}
+
+	/**
 	 * Stops a PostgreSQL that a killed earlier run (for example {@code kill -9} of
 	 * Payonce) left running on {@code dataDirectory}: its {@code postmaster.pid} names a
-	 * live process, which would make this start wait and fail. The server gets a smart
-	 * shutdown (SIGTERM; its client is gone, committed data stays) and at most 30 seconds
-	 * to exit.
+	 * live process, which would make this start wait and fail. Call it only while holding
+	 * {@link #holdRunLock(Path)}, which proves no live run owns that server. The server
+	 * gets a fast shutdown (SIGINT: open transactions roll back, committed data stays)
+	 * and at most 30 seconds to exit.
 	 * @param dataDirectory the data directory
 	 * @throws IllegalStateException if the server does not stop in time
 	 */
@@ -126,10 +162,10 @@ public final class EmbeddedDatabase {
 		logger.warn("PostgreSQL left running by an earlier run (pid " + pid + ") on " + dataDirectory
 				+ ": stopping it before starting");
 		try {
-			orphan.get().destroy();
+			new ProcessBuilder("kill", "-INT", Long.toString(pid)).inheritIO().start().waitFor();
 			orphan.get().onExit().get(30, TimeUnit.SECONDS);
 		}
-		catch (ExecutionException | TimeoutException ex) {
+		catch (IOException | ExecutionException | TimeoutException ex) {
 			throw new IllegalStateException("Could not stop the PostgreSQL (pid " + pid + ") left running on "
 					+ dataDirectory + "; stop it, then start again", ex);
 		}
