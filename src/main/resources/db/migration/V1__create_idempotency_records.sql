@@ -1,5 +1,5 @@
 -- One row per (client, idempotency key): the claim, its lease and, once completed, the stored response.
--- See DESIGN.md sections 3 and 4. The engine is generic: resource_id names what the operation created
+-- See docs/design.md sections 3 and 4. The engine is generic: resource_id names what the operation created
 -- (for POST /payments, the payment id).
 CREATE TABLE idempotency_records (
     client_id           varchar(64)  NOT NULL,

@@ -1,4 +1,4 @@
--- Payments are never deleted. Amounts are integer minor units of an ISO 4217 currency (DESIGN.md section 2).
+-- Payments are never deleted. Amounts are integer minor units of an ISO 4217 currency (docs/design.md section 2).
 CREATE TABLE payments (
     id                 uuid         NOT NULL,
     client_id          varchar(64)  NOT NULL,
