@@ -2,10 +2,13 @@ package dev.payonce.payment;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.stereotype.Component;
 
@@ -18,6 +21,8 @@ import org.springframework.stereotype.Component;
  */
 @Component
 class PaymentMetrics {
+
+	private static final Logger log = LoggerFactory.getLogger(PaymentMetrics.class);
 
 	private final MeterRegistry meters;
 
@@ -62,8 +67,29 @@ class PaymentMetrics {
 			.register(this.meters);
 	}
 
-	void providerCall(String operation, GatewayResult result, long nanos) {
-		providerCalls(operation, result).record(Duration.ofNanos(nanos));
+	/**
+	 * Calls the provider once, timed into {@code payonce.provider.calls} by operation and
+	 * outcome. A gateway must not throw; if one does, that is a bug, logged at ERROR, and
+	 * the outcome is {@link GatewayResult.Unknown}: the provider may or may not have
+	 * acted.
+	 * @param operation the meter's {@code operation} tag ({@code charge}, {@code lookup},
+	 * {@code refund}, {@code refund_lookup})
+	 * @param subject what the call is about (a payment or refund id), for the log
+	 * @param call the gateway call
+	 * @return the gateway's answer, or {@code Unknown} if it threw
+	 */
+	GatewayResult providerCall(String operation, Object subject, Supplier<GatewayResult> call) {
+		long started = System.nanoTime();
+		GatewayResult result;
+		try {
+			result = call.get();
+		}
+		catch (RuntimeException ex) {
+			log.error("Payment gateway threw on {} for {}", operation, subject, ex);
+			result = new GatewayResult.Unknown(operation + " threw " + ex.getClass().getSimpleName());
+		}
+		providerCalls(operation, result).record(Duration.ofNanos(System.nanoTime() - started));
+		return result;
 	}
 
 	private Timer providerCalls(String operation, GatewayResult result) {

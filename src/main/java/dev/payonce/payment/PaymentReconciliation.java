@@ -2,9 +2,6 @@ package dev.payonce.payment;
 
 import java.time.Duration;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import org.springframework.stereotype.Component;
 
 import dev.payonce.idempotency.Lease;
@@ -34,8 +31,6 @@ import dev.payonce.idempotency.Settlement;
  */
 @Component
 class PaymentReconciliation implements ReconciliationStep {
-
-	private static final Logger log = LoggerFactory.getLogger(PaymentReconciliation.class);
 
 	private final PaymentService payments;
 
@@ -97,18 +92,7 @@ class PaymentReconciliation implements ReconciliationStep {
 	}
 
 	private GatewayResult lookup(Payment payment) {
-		long started = System.nanoTime();
-		GatewayResult result;
-		try {
-			result = this.gateway.lookup(payment.chargeRequest());
-		}
-		catch (RuntimeException ex) {
-			// A gateway must not throw: a bug, and the lookup's answer is unknown.
-			log.error("Payment gateway lookup threw for payment {}", payment.id(), ex);
-			result = new GatewayResult.Unknown("lookup threw " + ex.getClass().getSimpleName());
-		}
-		this.metrics.providerCall("lookup", result, System.nanoTime() - started);
-		return result;
+		return this.metrics.providerCall("lookup", payment.id(), () -> this.gateway.lookup(payment.chargeRequest()));
 	}
 
 	private boolean givenUp(Payment payment) {

@@ -265,19 +265,7 @@ public class PaymentService {
 	}
 
 	private GatewayResult callProvider(Payment payment) {
-		long started = System.nanoTime();
-		GatewayResult result;
-		try {
-			result = this.gateway.charge(payment.chargeRequest());
-		}
-		catch (RuntimeException ex) {
-			// A gateway must not throw; if one does, the charge may or may not have
-			// happened.
-			log.error("Payment gateway threw for payment {}", payment.id(), ex);
-			result = new GatewayResult.Unknown("gateway threw " + ex.getClass().getSimpleName());
-		}
-		this.metrics.providerCall("charge", result, System.nanoTime() - started);
-		return result;
+		return this.metrics.providerCall("charge", payment.id(), () -> this.gateway.charge(payment.chargeRequest()));
 	}
 
 	/**

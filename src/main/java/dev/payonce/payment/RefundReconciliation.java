@@ -2,9 +2,6 @@ package dev.payonce.payment;
 
 import java.time.Duration;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import org.springframework.stereotype.Component;
 
 import dev.payonce.idempotency.Lease;
@@ -21,8 +18,6 @@ import dev.payonce.idempotency.Settlement;
  */
 @Component
 class RefundReconciliation implements ReconciliationStep {
-
-	private static final Logger log = LoggerFactory.getLogger(RefundReconciliation.class);
 
 	private final RefundService refunds;
 
@@ -61,18 +56,8 @@ class RefundReconciliation implements ReconciliationStep {
 	}
 
 	private GatewayResult lookup(Refund refund) {
-		long started = System.nanoTime();
-		GatewayResult result;
-		try {
-			result = this.gateway.lookupRefund(this.refunds.refundRequest(refund));
-		}
-		catch (RuntimeException ex) {
-			// A gateway must not throw: a bug, and the lookup's answer is unknown.
-			log.error("Payment gateway refund lookup threw for refund {}", refund.id(), ex);
-			result = new GatewayResult.Unknown("refund lookup threw " + ex.getClass().getSimpleName());
-		}
-		this.metrics.providerCall("refund_lookup", result, System.nanoTime() - started);
-		return result;
+		return this.metrics.providerCall("refund_lookup", refund.id(),
+				() -> this.gateway.lookupRefund(this.refunds.refundRequest(refund)));
 	}
 
 	private boolean givenUp(Refund refund) {

@@ -234,19 +234,7 @@ public class RefundService {
 	}
 
 	private GatewayResult callProvider(Refund refund) {
-		long started = System.nanoTime();
-		GatewayResult result;
-		try {
-			result = this.gateway.refund(refundRequest(refund));
-		}
-		catch (RuntimeException ex) {
-			// A gateway must not throw; if one does, the refund may or may not have
-			// happened.
-			log.error("Payment gateway threw for refund {}", refund.id(), ex);
-			result = new GatewayResult.Unknown("gateway threw " + ex.getClass().getSimpleName());
-		}
-		this.metrics.providerCall("refund", result, System.nanoTime() - started);
-		return result;
+		return this.metrics.providerCall("refund", refund.id(), () -> this.gateway.refund(refundRequest(refund)));
 	}
 
 	/**
