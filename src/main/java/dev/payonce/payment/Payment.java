@@ -12,6 +12,7 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import jakarta.persistence.Version;
 import org.jspecify.annotations.Nullable;
+import org.springframework.data.domain.Persistable;
 
 import dev.payonce.client.ClientId;
 
@@ -27,7 +28,7 @@ import dev.payonce.client.ClientId;
  */
 @Entity
 @Table(name = "payments")
-public class Payment {
+public class Payment implements Persistable<UUID> {
 
 	@Id
 	private UUID id;
@@ -236,6 +237,26 @@ public class Payment {
 	 */
 	public Instant createdAt() {
 		return this.createdAt;
+	}
+
+	/**
+	 * The id, for Spring Data.
+	 * @return the payment's id
+	 */
+	@Override
+	public UUID getId() {
+		return this.id;
+	}
+
+	/**
+	 * Whether this payment was never stored: its {@code @Version} is set by the first
+	 * {@code INSERT}. Lets Spring Data's {@code save} choose between {@code persist} and
+	 * {@code merge} without probing the entity through a bean wrapper on every call.
+	 * @return {@code true} until the payment is persisted
+	 */
+	@Override
+	public boolean isNew() {
+		return this.version == null;
 	}
 
 }

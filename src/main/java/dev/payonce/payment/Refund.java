@@ -12,6 +12,7 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import jakarta.persistence.Version;
 import org.jspecify.annotations.Nullable;
+import org.springframework.data.domain.Persistable;
 
 import dev.payonce.client.ClientId;
 
@@ -22,7 +23,7 @@ import dev.payonce.client.ClientId;
  */
 @Entity
 @Table(name = "refunds")
-public class Refund {
+public class Refund implements Persistable<UUID> {
 
 	@Id
 	private UUID id;
@@ -187,6 +188,26 @@ public class Refund {
 	 */
 	public Instant createdAt() {
 		return this.createdAt;
+	}
+
+	/**
+	 * The id, for Spring Data.
+	 * @return the refund's id
+	 */
+	@Override
+	public UUID getId() {
+		return this.id;
+	}
+
+	/**
+	 * Whether this refund was never stored: its {@code @Version} is set by the first
+	 * {@code INSERT}. Lets Spring Data's {@code save} choose between {@code persist} and
+	 * {@code merge} without probing the entity through a bean wrapper on every call.
+	 * @return {@code true} until the refund is persisted
+	 */
+	@Override
+	public boolean isNew() {
+		return this.version == null;
 	}
 
 }
