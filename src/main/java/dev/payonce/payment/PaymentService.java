@@ -229,7 +229,7 @@ public class PaymentService {
 	private StoredResponse finish(UUID id, PaymentStatus status, Function<Payment, StoredResponse> transition) {
 		Payment payment = load(new PaymentId(id));
 		StoredResponse response = transition.apply(payment);
-		this.payments.saveAndFlush(payment);
+		this.payments.flush();
 		afterCommit(() -> {
 			this.metrics.paymentFinished(status);
 			log.info("Payment {} completed: {} ({})", id, status, response.status());
@@ -247,7 +247,7 @@ public class PaymentService {
 		return (id) -> {
 			Payment payment = load(new PaymentId(id));
 			payment.startNewProviderKeyGeneration(now());
-			this.payments.saveAndFlush(payment);
+			this.payments.flush();
 			log.warn("Payment {} moves to provider key generation {}: the provider has no charge for it", id,
 					payment.providerKeyGeneration());
 		};

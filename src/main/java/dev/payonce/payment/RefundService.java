@@ -214,7 +214,7 @@ public class RefundService {
 	private StoredResponse finish(UUID id, RefundStatus status, Function<Refund, StoredResponse> transition) {
 		Refund refund = load(new RefundId(id));
 		StoredResponse response = transition.apply(refund);
-		this.refunds.saveAndFlush(refund);
+		this.refunds.flush();
 		PaymentService.afterCommit(() -> {
 			this.metrics.refundFinished(status);
 			log.info("Refund {} completed: {} ({})", id, status, response.status());
