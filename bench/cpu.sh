@@ -40,7 +40,7 @@ cleanup() {
   rm -f "$LOG"
 }
 trap cleanup EXIT
-for _ in $(seq 1 120); do
+for _ in $(seq 1 600); do # start-up takes minutes on a busy machine
   curl -sf "http://127.0.0.1:$PORT/actuator/health" > /dev/null && break
   sleep 1
 done

@@ -38,9 +38,13 @@ sql() { psql -h "$PGHOST_ADDR" -p "$PGPORT_NUM" -U postgres -d "$DB" -v ON_ERROR
 psql -h "$PGHOST_ADDR" -p "$PGPORT_NUM" -U postgres -d postgres -v ON_ERROR_STOP=1 -q \
   -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
 
-echo "Building the jar"
-MAVEN_ARGS="--batch-mode --no-transfer-progress -q" ./mvnw -DskipTests package
-JAR=$(ls target/payonce-*.jar | grep -v original | head -1)
+if [ -n "${BENCH_JAR:-}" ]; then
+  JAR="$BENCH_JAR" # a jar built before, for a run next to other builds
+else
+  echo "Building the jar"
+  MAVEN_ARGS="--batch-mode --no-transfer-progress -q" ./mvnw -DskipTests package
+  JAR=$(ls target/payonce-*.jar | grep -v original | head -1)
+fi
 
 ADMIN_TOKEN="bench-$(head -c 24 /dev/urandom | base64 | tr -d '/+=')"
 PAYONCE_PID=""
@@ -58,7 +62,7 @@ start_payonce() { # start_payonce NAME [--setting=value ...]: sets PAYONCE_PID (
       --payonce.security.rate-limit.enabled=false --payonce.idempotency.quota.max-live-records=0 \
       "$@" > "$RAW/payonce-$name.log" 2>&1 &
   if [ "$name" = slow ]; then SLOW_PID=$!; else PAYONCE_PID=$!; fi
-  for _ in $(seq 1 120); do
+  for _ in $(seq 1 600); do # start-up takes minutes on a busy machine
     if curl -sf "http://127.0.0.1:$port/actuator/health" > /dev/null; then
       return 0
     fi
