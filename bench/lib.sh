@@ -9,11 +9,8 @@ jvm_cpu_ms() {
 # warm-up cost that a long-running server no longer pays: subtracted, it makes short
 # measurements on a busy machine comparable. Threads that ended are not counted.
 jvm_jit_ms() {
-  local hz
-  hz=$(getconf CLK_TCK)
-  for stat in /proc/"$1"/task/*/stat; do
-    cat "$stat" 2> /dev/null || true
-  done | awk -v hz="$hz" '/\((C1|C2) CompilerThre/ { sub(/^.*\) /, ""); total += $12 + $13 }
+  cat /proc/"$1"/task/*/stat 2> /dev/null | awk -v hz="$(getconf CLK_TCK)" '
+    /\((C1|C2) CompilerThre/ { sub(/^.*\) /, ""); total += $12 + $13 }
     END { printf "%d\n", total * 1000 / hz }'
 }
 

@@ -84,6 +84,8 @@ def cpu_per_request(name, without_jit=False):
     if name not in jvm_ms or not results[name].get("requests"):
         return None
     total, jit = jvm_ms[name]
+    if without_jit and (jit < 0 or jit > total):
+        return None  # a JIT compiler thread ended during the window, or the readings skewed: unknown
     return (total - jit if without_jit else total) / results[name]["requests"]
 
 
