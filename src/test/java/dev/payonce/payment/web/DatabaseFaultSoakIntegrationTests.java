@@ -132,10 +132,12 @@ class DatabaseFaultSoakIntegrationTests {
 	static final Duration OUTAGE_WAIT = CONNECTION_TIMEOUT.plus(VALIDATION_TIMEOUT).multipliedBy(2);
 
 	/**
-	 * Time to answer beyond the waits: 16 clients, Payonce and PostgreSQL share two cores
-	 * with other builds in this test.
+	 * Time to answer beyond the waits, including the request's own work before the outage
+	 * met it: 16 clients, Payonce and PostgreSQL share two cores with other builds in
+	 * this test, where a plain {@code 201} has been seen to take 10 s at a load average
+	 * of 40.
 	 */
-	static final Duration SLACK = Duration.ofSeconds(5);
+	static final Duration SLACK = Duration.ofSeconds(10);
 
 	/**
 	 * The clients' own timeout: a request that took longer would have failed the soak as
