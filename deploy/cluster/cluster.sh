@@ -56,10 +56,16 @@ ensure_packages() {
   command -v curl > /dev/null || missing+=(curl)
   command -v wrk > /dev/null || missing+=(wrk)
   command -v psql > /dev/null || missing+=(postgresql-client)
-  [ -n "$(pg_bindir 2> /dev/null)" ] || missing+=(postgresql)
-  if [ "${#missing[@]}" -gt 0 ]; then
-    log "Installing Debian packages: ${missing[*]}"
+  command -v python3 > /dev/null || missing+=(python3)
+  if [ "${#missing[@]}" -gt 0 ] || [ -z "$(pg_bindir 2> /dev/null)" ]; then
+    log "Installing Debian packages: ${missing[*]} $([ -n "$(pg_bindir 2> /dev/null)" ] || echo postgresql)"
     apt-get update -qq
+    if [ -z "$(pg_bindir 2> /dev/null)" ]; then
+      # Only the server binaries: no "main" cluster of the package's own on port 5432.
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql-common > /dev/null
+      sed -i 's/^#\? *create_main_cluster *=.*/create_main_cluster = false/' /etc/postgresql-common/createcluster.conf
+      missing+=(postgresql)
+    fi
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null
   fi
 }
@@ -249,7 +255,7 @@ instance_args() {
   local direct="jdbc:postgresql://127.0.0.1:$PG_PORT/payonce"
   echo --server.address=127.0.0.1 --server.port="$port" \
     --spring.datasource.url="jdbc:postgresql://127.0.0.1:$BOUNCER_PORT/payonce?prepareThreshold=0" \
-    --spring.datasource.username=payonce \
+    --spring.datasource.username=payonce --management.endpoint.health.probes.enabled=true \
     --spring.flyway.url="$direct" --spring.flyway.user=payonce \
     --payonce.security.key-cache.listener-url="$direct" \
     --payonce.security.key-cache.listener-username=payonce
@@ -288,6 +294,16 @@ wait_instance() {
 haproxy_config() {
   awk -v p1="${APP_PORTS[0]}" -v p2="${APP_PORTS[1]}" -v p3="${APP_PORTS[2]}" -v stats="$STATS_PORT" \
     -v socket="$STATE/haproxy.sock" '
+    /^ *option httpchk / {
+      print "    # Readiness, not /actuator/health: the instance is started and not draining. The"
+      print "    # database is shared, so its trouble is no reason to prefer one instance: each"
+      print "    # request then answers 503 service-unavailable at once. A health check that waits"
+      print "    # for a pooled connection fails whenever a burst fills the pools, and takes every"
+      print "    # instance out at once (measured: docs/deployment.md, \"The health check\")."
+      print "    option httpchk GET /actuator/health/readiness"
+      print "    timeout check 5s"
+      next
+    }
     /^global/ {
       print
       print "    # The runtime API (cluster.sh drains an instance through it), for root only."
@@ -307,7 +323,7 @@ haproxy_config() {
       print "    retry-on conn-failure empty-response"
       for (i = 1; i <= 3; i++) {
         port = (i == 1) ? p1 : (i == 2) ? p2 : p3
-        printf "    server payonce%d 127.0.0.1:%s maxconn 200 check inter 1s fall 2 rise 2\n", i, port
+        printf "    server payonce%d 127.0.0.1:%s maxconn 200 check inter 1s fall 3 rise 2\n", i, port
       }
       next
     }
