@@ -116,20 +116,23 @@ verify_keys() {
   cluster_psql -qAt -v ON_ERROR_STOP=1 <<SQL
 CREATE TEMPORARY TABLE k (key text PRIMARY KEY);
 \\copy k FROM '$WORK/verify.keys'
-WITH r AS (SELECT k.key, r.status, r.resource_id FROM k
-      LEFT JOIN idempotency_records r ON r.idempotency_key = k.key AND r.operation = 'payment'),
-c AS (SELECT r.key, r.status, r.resource_id,
-             (SELECT count(*) FROM simulated_provider_charges s
-               WHERE s.outcome = 'SUCCEEDED'
-                 AND (s.provider_idempotency_key = 'payonce-payment-' || r.resource_id
-                      OR s.provider_idempotency_key LIKE 'payonce-payment-' || r.resource_id || '-g%')) AS charges,
-             (SELECT count(*) FROM payments p WHERE p.order_id = r.key) AS payments
-      FROM r)
+WITH charges AS (
+  SELECT substring(provider_idempotency_key FROM '^payonce-payment-([0-9a-f-]{36})')::uuid AS payment_id,
+         count(*) AS n
+  FROM simulated_provider_charges
+  WHERE outcome = 'SUCCEEDED' AND provider_idempotency_key LIKE 'payonce-payment-%'
+  GROUP BY 1),
+orders AS (SELECT order_id, count(*) AS n FROM payments GROUP BY order_id),
+c AS (SELECT k.key, r.status, coalesce(ch.n, 0) AS charges, coalesce(o.n, 0) AS payments
+      FROM k
+      LEFT JOIN idempotency_records r ON r.idempotency_key = k.key AND r.operation = 'payment'
+      LEFT JOIN charges ch ON ch.payment_id = r.resource_id
+      LEFT JOIN orders o ON o.order_id = k.key)
 SELECT format('keys=%s records=%s completed=%s stuck=%s charges=%s lost=%s duplicates=%s payments=%s',
               count(*), count(status), count(*) FILTER (WHERE status = 'COMPLETED'),
-              count(*) FILTER (WHERE status = 'IN_PROGRESS'), coalesce(sum(charges), 0),
-              count(*) FILTER (WHERE coalesce(charges, 0) = 0),
-              count(*) FILTER (WHERE charges > 1 OR payments > 1), coalesce(sum(payments), 0))
+              count(*) FILTER (WHERE status = 'IN_PROGRESS'), sum(charges),
+              count(*) FILTER (WHERE charges = 0),
+              count(*) FILTER (WHERE charges > 1 OR payments > 1), sum(payments))
 FROM c;
 SQL
 }
