@@ -86,7 +86,7 @@ fi
 # --- Processes: started in the background, recorded, stopped by the recorded PID only ---------
 
 proc_start_time() { # the kernel's start time of PID (field 22 of /proc/PID/stat), or nothing
-  [ -r "/proc/$1/stat" ] && sed 's/^.*) //' "/proc/$1/stat" | cut -d' ' -f20
+  sed 's/^.*) //' "/proc/$1/stat" 2> /dev/null | cut -d' ' -f20
 }
 
 # spawn NAME CMD...: runs CMD in its own session (Ctrl+C in the caller's terminal does not
