@@ -260,7 +260,10 @@ public class PaymentWebhooks {
 			FinishStep finish = switch (outcome) {
 				case GatewayResult.Approved approved -> PaymentWebhooks.this.refundService.succeeded(approved);
 				case GatewayResult.Declined declined -> PaymentWebhooks.this.refundService.declined(declined);
-				default -> throw new IllegalArgumentException("Not a final outcome: " + outcome);
+				case GatewayResult.NotAttempted notAttempted ->
+					throw new IllegalArgumentException("Not a final outcome: " + notAttempted);
+				case GatewayResult.Unknown unknown ->
+					throw new IllegalArgumentException("Not a final outcome: " + unknown);
 			};
 			Optional<StoredResponse> settled = PaymentWebhooks.this.idempotency.completeResource(
 					RefundService.OPERATION, PaymentService.scope(refund.get().clientId()), refundId.value(), (id) -> {
