@@ -11,17 +11,13 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
-import javax.sql.DataSource;
-
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
@@ -75,17 +71,6 @@ class SimulatorPaymentGateway implements PaymentGateway {
 	private final SimulatorProperties properties;
 
 	private final Clock clock;
-
-	/**
-	 * The simulator Spring creates: its ledger transactions are plain JDBC ones on the
-	 * application's pool, without the JPA transaction manager's entity manager, which a
-	 * ledger written with SQL alone never uses (one Hibernate session fewer per provider
-	 * call).
-	 */
-	@Autowired
-	SimulatorPaymentGateway(JdbcClient jdbc, DataSource dataSource, SimulatorProperties properties, Clock clock) {
-		this(jdbc, new DataSourceTransactionManager(dataSource), properties, clock);
-	}
 
 	SimulatorPaymentGateway(JdbcClient jdbc, PlatformTransactionManager transactionManager,
 			SimulatorProperties properties, Clock clock) {
