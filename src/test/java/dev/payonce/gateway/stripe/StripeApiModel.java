@@ -108,7 +108,7 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	}
 
 	/** The faults a soak draws from: each one a network or Stripe can cause. */
-	private static final List<StripeFault> RANDOM_FAULTS = List.of(StripeFault.RATE_LIMITED, StripeFault.KEY_IN_USE,
+	static final List<StripeFault> RANDOM_FAULTS = List.of(StripeFault.RATE_LIMITED, StripeFault.KEY_IN_USE,
 			StripeFault.RESET_BEFORE, StripeFault.SERVER_ERROR_SAVED, StripeFault.SERVER_ERROR_AFTER_CHARGE,
 			StripeFault.SERVER_ERROR_NAMING_INTENT, StripeFault.TIMEOUT_AFTER_CHARGE, StripeFault.RESET_AFTER_CHARGE);
 
