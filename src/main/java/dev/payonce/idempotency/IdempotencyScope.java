@@ -5,22 +5,23 @@ import java.util.regex.Pattern;
 /**
  * Whose idempotency keys these are: the engine's own tenant scope, so that the engine
  * depends on no module that knows about callers (docs/design.md section 1). Keys are
- * unique per scope, never globally. The payments API uses the calling client's id.
+ * unique per scope, never globally. The payments API uses the calling client's id; a
+ * provider's webhook events use {@code webhook:<provider>}, which no client id can spell.
  *
- * @param value 1 to 64 characters of letters, digits, {@code _} and {@code -}
+ * @param value 1 to 64 characters of letters, digits, {@code _}, {@code -} and {@code :}
  */
 public record IdempotencyScope(String value) {
 
-	private static final Pattern FORMAT = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+	private static final Pattern FORMAT = Pattern.compile("[A-Za-z0-9_:-]{1,64}");
 
 	/**
 	 * Checks the format.
 	 * @throws IllegalArgumentException if {@code value} is not 1 to 64 of
-	 * {@code [A-Za-z0-9_-]}
+	 * {@code [A-Za-z0-9_:-]}
 	 */
 	public IdempotencyScope {
 		if (!FORMAT.matcher(value).matches()) {
-			throw new IllegalArgumentException("Idempotency scope must be 1-64 characters of [A-Za-z0-9_-]");
+			throw new IllegalArgumentException("Idempotency scope must be 1-64 characters of [A-Za-z0-9_:-]");
 		}
 	}
 

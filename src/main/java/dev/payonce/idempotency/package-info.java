@@ -9,8 +9,9 @@
  * operation supplies its steps ({@link dev.payonce.idempotency.IdempotentOperation}) and
  * its {@link dev.payonce.idempotency.ReconciliationStep}; the engine owns the sequence,
  * the transactions and the fence. It depends on no other business module (its scope is
- * its own {@link dev.payonce.idempotency.IdempotencyScope}); payments and refunds are its
- * first two operations. The {@code web} sub-package is its HTTP support.
+ * its own {@link dev.payonce.idempotency.IdempotencyScope}); payments, refunds and
+ * providers' webhook events are its operations. The {@code web} sub-package is its HTTP
+ * support.
  */
 @NullMarked
 package dev.payonce.idempotency;

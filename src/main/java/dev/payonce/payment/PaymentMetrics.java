@@ -105,6 +105,7 @@ class PaymentMetrics {
 			case WebhookEffect.Applied applied -> "applied";
 			case WebhookEffect.Duplicate duplicate -> "duplicate";
 			case WebhookEffect.Ignored ignored -> "ignored";
+			case WebhookEffect.InProgress inProgress -> "in_progress";
 			case WebhookEffect.Deferred deferred -> "deferred";
 		}).increment();
 	}

@@ -1,126 +1,326 @@
 package dev.payonce.payment;
 
+import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
 import org.springframework.stereotype.Service;
 
+import dev.payonce.idempotency.Action;
+import dev.payonce.idempotency.ClaimRequest;
+import dev.payonce.idempotency.Creation;
+import dev.payonce.idempotency.Execution;
+import dev.payonce.idempotency.FinishStep;
+import dev.payonce.idempotency.IdempotencyKey;
+import dev.payonce.idempotency.IdempotencyScope;
 import dev.payonce.idempotency.IdempotencyService;
+import dev.payonce.idempotency.IdempotentOperation;
+import dev.payonce.idempotency.RequestFingerprint;
 import dev.payonce.idempotency.StoredResponse;
 
 /**
- * Applies providers' webhook events to payments: at-least-once delivery in, exactly-once
- * effect.
+ * Applies providers' webhook events to payments and refunds: at-least-once delivery in,
+ * exactly-once effect (docs/design.md, "Webhooks").
  *
  * <p>
- * Guarantees:
+ * Each event that names a Payonce payment or refund runs as the {@value #OPERATION}
+ * operation of the idempotency engine, with the event id as the idempotency key in the
+ * provider's own scope ({@code webhook:<provider>}, which no client id can spell):
  * <ul>
- * <li>Each event is applied at most once, by (provider, event id): the event row is
- * written in the same transaction as its effect, and a delivery of a recorded event is a
- * {@link WebhookEffect.Duplicate} that changes nothing.</li>
- * <li>A PENDING payment is settled through the same fenced completion a request uses
- * ({@link IdempotencyService#completeResource}): the payment operation's idempotency
- * record is taken over (only once its lease has ended) and payment, record and event row
- * commit together or not at all. So a webhook, a client retry and the reconciler racing
- * on one payment produce one outcome, and the client's next retry replays it.</li>
- * <li>A payment that is already final never changes (an event that arrives late, or
- * contradicts the recorded outcome, is ignored and logged).</li>
- * <li>While another attempt holds the payment's lease, nothing is recorded and the event
- * is {@link WebhookEffect.Deferred}: the provider delivers it again.</li>
+ * <li>The first delivery claims the event; its act step settles the payment or refund and
+ * the engine stores the acknowledgement; every later delivery is a replay of it, and
+ * changes nothing.</li>
+ * <li>A concurrent delivery of the same event finds the lease held:
+ * {@link WebhookEffect.InProgress}, answered so that the provider delivers it again.</li>
+ * <li>A delivery cut short by a crash leaves the event's record with a lease that runs
+ * out; the provider's redelivery takes it over and runs the act step again, which only
+ * settles what is still PENDING.</li>
+ * <li>A PENDING payment or refund is settled through the same fenced completion a request
+ * and the reconciler use ({@link IdempotencyService#completeResource}): the resource's
+ * own idempotency record is taken over (only once its lease has ended), and resource,
+ * record and the event's ledger row commit together or not at all. So a webhook, a client
+ * retry and the reconciler racing on one payment or refund produce one outcome, and the
+ * client's next retry replays it.</li>
+ * <li>Nothing final ever changes: a late or contradicting event is acknowledged, logged
+ * and recorded as ignored.</li>
+ * <li>While another attempt holds the resource's lease, nothing is recorded, the event's
+ * lease is released at once and the event is {@link WebhookEffect.Deferred}: the provider
+ * delivers it again.</li>
  * </ul>
- * The dedupe by event id is its own table and primary key, written in the engine's
- * completion transaction; events are not yet an operation of the engine with records of
- * their own.
+ * Events that name nothing of Payonce's are acknowledged without a record. The ledger
+ * ({@code provider_webhook_events}) keeps, for good, which event settled or was ignored
+ * against which payment or refund, so even a delivery after the engine's record expired
+ * is a duplicate.
  */
 @Service
 public class PaymentWebhooks {
 
+	/** The operation's name, stored with each of its idempotency records. */
+	public static final String OPERATION = "webhook_event";
+
 	private static final Logger log = LoggerFactory.getLogger(PaymentWebhooks.class);
+
+	/** The stored answer to every delivery that is done with. */
+	static final StoredResponse ACKNOWLEDGED = new StoredResponse(200,
+			Map.of(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_JSON_VALUE), "{\"received\":true}");
 
 	private final WebhookEvents events;
 
 	private final Payments payments;
 
+	private final Refunds refunds;
+
 	private final PaymentService paymentService;
+
+	private final RefundService refundService;
 
 	private final IdempotencyService idempotency;
 
 	private final PaymentMetrics metrics;
 
-	PaymentWebhooks(WebhookEvents events, Payments payments, PaymentService paymentService,
-			IdempotencyService idempotency, PaymentMetrics metrics) {
+	PaymentWebhooks(WebhookEvents events, Payments payments, Refunds refunds, PaymentService paymentService,
+			RefundService refundService, IdempotencyService idempotency, PaymentMetrics metrics) {
 		this.events = events;
 		this.payments = payments;
+		this.refunds = refunds;
 		this.paymentService = paymentService;
+		this.refundService = refundService;
 		this.idempotency = idempotency;
 		this.metrics = metrics;
 	}
 
 	/**
+	 * The engine's scope for one provider's events: a colon is no part of any client id,
+	 * so no client's idempotency key can meet an event id.
+	 * @param provider the provider's name, for example {@code stripe}
+	 * @return {@code webhook:<provider>}
+	 */
+	public static IdempotencyScope scope(String provider) {
+		return new IdempotencyScope("webhook:" + provider);
+	}
+
+	/**
 	 * Applies one delivery of an event.
 	 * @param event the authenticated event
-	 * @return what it did; acknowledge every effect but {@link WebhookEffect.Deferred}
+	 * @return what it did; acknowledge {@link WebhookEffect.Applied},
+	 * {@link WebhookEffect.Duplicate} and {@link WebhookEffect.Ignored}
+	 * @throws IllegalArgumentException if the event id is not a valid idempotency key (1
+	 * to 255 visible ASCII characters)
 	 * @throws org.springframework.dao.DataAccessException if the database fails; nothing
-	 * is then recorded and the provider delivers the event again
+	 * is then acknowledged and the provider delivers the event again (a lease left held
+	 * runs out and the redelivery takes it over)
 	 */
 	public WebhookEffect apply(WebhookEvent event) {
-		WebhookEffect effect = applyOnce(event);
+		WebhookEffect effect = (event.subject() instanceof WebhookEvent.Subject.Unrelated)
+				? new WebhookEffect.Ignored("names nothing of Payonce's") : applyOnce(event);
 		this.metrics.webhookEvent(effect);
 		return effect;
 	}
 
 	private WebhookEffect applyOnce(WebhookEvent event) {
-		if (this.events.exists(event.provider(), event.eventId())) {
-			return new WebhookEffect.Duplicate();
-		}
-		PaymentId paymentId = event.paymentId();
-		GatewayResult outcome = event.outcome();
-		if (paymentId == null
-				|| !(outcome instanceof GatewayResult.Approved || outcome instanceof GatewayResult.Declined)) {
-			return new WebhookEffect.Ignored("names no payment or no final outcome");
-		}
-		Optional<Payment> payment = this.payments.findById(paymentId.value());
-		if (payment.isEmpty()) {
-			log.warn("Webhook event {} ({}) names payment {}, which does not exist", event.eventId(), event.eventType(),
-					paymentId);
-			return ignore(event, paymentId, "unknown payment");
-		}
-		if (payment.get().status() != PaymentStatus.PENDING) {
-			return alreadyFinal(event, payment.get(), outcome);
-		}
-		Optional<StoredResponse> settled = this.idempotency.completeResource(PaymentService.OPERATION,
-				PaymentService.scope(payment.get().clientId()), paymentId.value(), (id) -> {
-					this.events.record(event, id, "APPLIED", this.paymentService.now());
-					return this.paymentService.finished(outcome).finish(id);
-				});
-		if (settled.isPresent()) {
-			log.info("Webhook event {} ({}) settled payment {}", event.eventId(), event.eventType(), paymentId);
-			return new WebhookEffect.Applied();
-		}
-		// Nothing was written: the payment completed meanwhile, or another attempt holds
-		// it.
-		Payment current = this.paymentService.load(paymentId);
-		return (current.status() != PaymentStatus.PENDING) ? alreadyFinal(event, current, outcome)
-				: new WebhookEffect.Deferred(this.idempotency.retryAfter());
+		EventOperation operation = new EventOperation(event);
+		ClaimRequest request = new ClaimRequest(scope(event.provider()), new IdempotencyKey(event.eventId()),
+				fingerprint(event));
+		return switch (this.idempotency.execute(operation, request)) {
+			case Execution.Completed<WebhookEffect> completed ->
+				completed.replayed() ? new WebhookEffect.Duplicate() : operation.effect;
+			case Execution.InProgress<WebhookEffect> inProgress ->
+				new WebhookEffect.InProgress(inProgress.retryAfter());
+			case Execution.Released<WebhookEffect> released -> released.reason();
+			case Execution.Refused<WebhookEffect> refused -> refused.reason();
+			case Execution.KeyReused<WebhookEffect> reused -> {
+				// Only another account or a forged event could reuse an event id with
+				// other content; the signature rules out the latter.
+				log.warn("Webhook event {} ({}) was handled before with another subject; nothing changes",
+						event.eventId(), event.eventType());
+				yield new WebhookEffect.Duplicate();
+			}
+		};
 	}
 
-	private WebhookEffect alreadyFinal(WebhookEvent event, Payment payment, GatewayResult outcome) {
-		boolean agrees = (outcome instanceof GatewayResult.Approved) ? payment.status() == PaymentStatus.SUCCEEDED
-				: payment.status() == PaymentStatus.DECLINED;
-		if (!agrees) {
-			log.warn("Webhook event {} ({}) disagrees with payment {}, which is {}: a final payment never changes",
-					event.eventId(), event.eventType(), payment.id(), payment.status());
-		}
-		return ignore(event, payment.id(), "payment already " + payment.status());
+	/**
+	 * Over what stays the same on every redelivery of an event (not, for example,
+	 * Stripe's {@code pending_webhooks}).
+	 */
+	private static RequestFingerprint fingerprint(WebhookEvent event) {
+		String subject = switch (event.subject()) {
+			case WebhookEvent.Subject.OfPayment payment -> "payment:" + payment.paymentId();
+			case WebhookEvent.Subject.OfRefund refund -> "refund:" + refund.refundId();
+			case WebhookEvent.Subject.Unrelated unrelated -> "unrelated";
+		};
+		return RequestFingerprint.of("POST", "/webhooks/" + event.provider(),
+				Map.of("type", event.eventType(), "subject", subject));
 	}
 
-	private WebhookEffect ignore(WebhookEvent event, PaymentId paymentId, String reason) {
-		if (!this.events.record(event, paymentId.value(), "IGNORED", this.paymentService.now())) {
-			return new WebhookEffect.Duplicate();
+	/**
+	 * The steps for one delivery. The claim step writes nothing of its own: the event is
+	 * in hand on every delivery, so a takeover "reloads" it from the delivery.
+	 */
+	private final class EventOperation implements IdempotentOperation<WebhookEvent, WebhookEffect> {
+
+		private final WebhookEvent event;
+
+		/** What the act step did, for the delivery that completes the record. */
+		private WebhookEffect effect = new WebhookEffect.Duplicate();
+
+		EventOperation(WebhookEvent event) {
+			this.event = event;
 		}
-		return new WebhookEffect.Ignored(reason);
+
+		@Override
+		public String name() {
+			return OPERATION;
+		}
+
+		@Override
+		public Creation<WebhookEvent, WebhookEffect> create(UUID resourceId) {
+			return new Creation.Created<>(this.event);
+		}
+
+		@Override
+		public WebhookEvent load(UUID resourceId) {
+			return this.event;
+		}
+
+		@Override
+		public Action<WebhookEffect> act(WebhookEvent event) {
+			return switch (event.subject()) {
+				case WebhookEvent.Subject.OfPayment payment -> actOnPayment(event, payment);
+				case WebhookEvent.Subject.OfRefund refund -> actOnRefund(event, refund);
+				case WebhookEvent.Subject.Unrelated unrelated ->
+					acknowledge(new WebhookEffect.Ignored("names nothing of Payonce's"), (id) -> true);
+			};
+		}
+
+		private Action<WebhookEffect> actOnPayment(WebhookEvent event, WebhookEvent.Subject.OfPayment subject) {
+			PaymentId paymentId = subject.paymentId();
+			Optional<Payment> payment = PaymentWebhooks.this.payments.findById(paymentId.value());
+			if (payment.isEmpty()) {
+				log.warn("Webhook event {} ({}) names payment {}, which does not exist", event.eventId(),
+						event.eventType(), paymentId);
+				return ignore(event, paymentId.value(), null, "unknown payment");
+			}
+			GatewayResult outcome = subject.outcome();
+			if (outcome == null) {
+				return ignore(event, paymentId.value(), null, "no final outcome");
+			}
+			if (payment.get().status() != PaymentStatus.PENDING) {
+				return paymentAlreadyFinal(event, payment.get(), outcome);
+			}
+			Optional<StoredResponse> settled = PaymentWebhooks.this.idempotency.completeResource(
+					PaymentService.OPERATION, PaymentService.scope(payment.get().clientId()), paymentId.value(),
+					(id) -> {
+						PaymentWebhooks.this.events.record(event, id, null, "APPLIED", now());
+						return PaymentWebhooks.this.paymentService.finished(outcome).finish(id);
+					});
+			if (settled.isPresent()) {
+				log.info("Webhook event {} ({}) settled payment {}", event.eventId(), event.eventType(), paymentId);
+				return acknowledge(new WebhookEffect.Applied(), (id) -> true);
+			}
+			// Nothing was written: the payment completed meanwhile, or another attempt
+			// holds it.
+			Payment current = PaymentWebhooks.this.paymentService.load(paymentId);
+			return (current.status() != PaymentStatus.PENDING) ? paymentAlreadyFinal(event, current, outcome)
+					: new Action.Release<>(new WebhookEffect.Deferred(PaymentWebhooks.this.idempotency.retryAfter()));
+		}
+
+		private Action<WebhookEffect> paymentAlreadyFinal(WebhookEvent event, Payment payment, GatewayResult outcome) {
+			boolean agrees = (outcome instanceof GatewayResult.Approved) ? payment.status() == PaymentStatus.SUCCEEDED
+					: payment.status() == PaymentStatus.DECLINED;
+			if (!agrees) {
+				log.warn("Webhook event {} ({}) disagrees with payment {}, which is {}: a final payment never changes",
+						event.eventId(), event.eventType(), payment.id(), payment.status());
+			}
+			return ignore(event, payment.id().value(), null, "payment already " + payment.status());
+		}
+
+		private Action<WebhookEffect> actOnRefund(WebhookEvent event, WebhookEvent.Subject.OfRefund subject) {
+			RefundId refundId = subject.refundId();
+			Optional<Refund> refund = PaymentWebhooks.this.refunds.findById(refundId.value());
+			if (refund.isEmpty()) {
+				log.warn("Webhook event {} ({}) names refund {}, which does not exist", event.eventId(),
+						event.eventType(), refundId);
+				return ignore(event, null, refundId.value(), "unknown refund");
+			}
+			UUID paymentId = refund.get().paymentId().value();
+			GatewayResult outcome = subject.outcome();
+			if (outcome == null) {
+				return ignore(event, paymentId, refundId.value(), "no final outcome");
+			}
+			if (refund.get().status() != RefundStatus.PENDING) {
+				return refundAlreadyFinal(event, refund.get(), outcome);
+			}
+			FinishStep finish = switch (outcome) {
+				case GatewayResult.Approved approved -> PaymentWebhooks.this.refundService.succeeded(approved);
+				case GatewayResult.Declined declined -> PaymentWebhooks.this.refundService.declined(declined);
+				case GatewayResult.NotAttempted notAttempted ->
+					throw new IllegalArgumentException("Not a final outcome: " + notAttempted);
+				case GatewayResult.Unknown unknown ->
+					throw new IllegalArgumentException("Not a final outcome: " + unknown);
+			};
+			Optional<StoredResponse> settled = PaymentWebhooks.this.idempotency.completeResource(
+					RefundService.OPERATION, PaymentService.scope(refund.get().clientId()), refundId.value(), (id) -> {
+						PaymentWebhooks.this.events.record(event, paymentId, id, "APPLIED", now());
+						return finish.finish(id);
+					});
+			if (settled.isPresent()) {
+				log.info("Webhook event {} ({}) settled refund {}", event.eventId(), event.eventType(), refundId);
+				return acknowledge(new WebhookEffect.Applied(), (id) -> true);
+			}
+			Refund current = PaymentWebhooks.this.refundService.load(refundId);
+			return (current.status() != RefundStatus.PENDING) ? refundAlreadyFinal(event, current, outcome)
+					: new Action.Release<>(new WebhookEffect.Deferred(PaymentWebhooks.this.idempotency.retryAfter()));
+		}
+
+		private Action<WebhookEffect> refundAlreadyFinal(WebhookEvent event, Refund refund, GatewayResult outcome) {
+			boolean agrees = (outcome instanceof GatewayResult.Approved) ? refund.status() == RefundStatus.SUCCEEDED
+					: refund.status() == RefundStatus.DECLINED;
+			if (!agrees) {
+				// Stripe documents that a refund can fail after it succeeded; Payonce
+				// keeps its final answer and leaves the money question to an operator.
+				log.warn("Webhook event {} ({}) disagrees with refund {}, which is {}: a final refund never changes",
+						event.eventId(), event.eventType(), refund.id(), refund.status());
+			}
+			return ignore(event, refund.paymentId().value(), refund.id().value(), "refund already " + refund.status());
+		}
+
+		/**
+		 * Acknowledged, and recorded in the ledger as ignored within the engine's
+		 * completion transaction; an event already in the ledger (its engine record
+		 * expired before this redelivery) is a duplicate.
+		 */
+		private Action<WebhookEffect> ignore(WebhookEvent event, @Nullable UUID paymentId, @Nullable UUID refundId,
+				String reason) {
+			return acknowledge(new WebhookEffect.Ignored(reason),
+					(id) -> PaymentWebhooks.this.events.record(event, paymentId, refundId, "IGNORED", now()));
+		}
+
+		private Action<WebhookEffect> acknowledge(WebhookEffect effect, LedgerWrite ledger) {
+			return new Action.Finish<>((id) -> {
+				this.effect = ledger.write(id) ? effect : new WebhookEffect.Duplicate();
+				return ACKNOWLEDGED;
+			});
+		}
+
+	}
+
+	/** A ledger write in the completion transaction; false if the event was there. */
+	@FunctionalInterface
+	private interface LedgerWrite {
+
+		boolean write(UUID resourceId);
+
+	}
+
+	private Instant now() {
+		return this.paymentService.now();
 	}
 
 }

@@ -1,10 +1,12 @@
 /**
- * Payments and their refunds, the first two operations of the idempotency engine:
- * {@link dev.payonce.payment.PaymentService} charges and
+ * Payments, their refunds and providers' webhook events, the three operations of the
+ * idempotency engine: {@link dev.payonce.payment.PaymentService} charges and
  * {@link dev.payonce.payment.RefundService} refunds through the
- * {@link dev.payonce.payment.PaymentGateway} port outside any transaction, each supplying
+ * {@link dev.payonce.payment.PaymentGateway} port outside any transaction, and
+ * {@link dev.payonce.payment.PaymentWebhooks} applies each event once, each supplying
  * only its steps to {@link dev.payonce.idempotency.IdempotencyService#execute}
- * (docs/design.md sections 2 to 5 and 8). The {@code web} sub-package holds the HTTP API.
+ * (docs/design.md sections 2 to 5, 8 and 10). The {@code web} sub-package holds the HTTP
+ * API.
  */
 @NullMarked
 package dev.payonce.payment;

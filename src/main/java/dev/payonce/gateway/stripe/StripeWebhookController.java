@@ -6,12 +6,15 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 import com.stripe.exception.EventDataObjectDeserializationException;
 import com.stripe.exception.SignatureVerificationException;
 import com.stripe.model.Event;
 import com.stripe.model.PaymentIntent;
+import com.stripe.model.Refund;
 import com.stripe.model.StripeObject;
 import com.stripe.net.Webhook;
 import io.swagger.v3.oas.annotations.Hidden;
@@ -31,6 +34,7 @@ import org.springframework.web.bind.annotation.RestController;
 import dev.payonce.payment.GatewayResult;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.payment.PaymentWebhooks;
+import dev.payonce.payment.RefundId;
 import dev.payonce.payment.WebhookEffect;
 import dev.payonce.payment.WebhookEvent;
 import dev.payonce.web.ApiProblem;
@@ -39,21 +43,29 @@ import dev.payonce.web.Problems;
 
 /**
  * {@code POST /webhooks/stripe}: Stripe's signed events, at least once, applied exactly
- * once ({@link PaymentWebhooks}). Not behind API-key authentication: the
- * {@code Stripe-Signature} header, verified with stripe-java's {@link Webhook} helper
- * against {@code payonce.gateway.stripe.webhook-signing-secret} and
- * {@code webhook-tolerance}, is the authentication.
+ * once ({@link PaymentWebhooks}, docs/design.md "Webhooks"). Not behind API-key
+ * authentication: the {@code Stripe-Signature} header, verified with stripe-java's
+ * {@link Webhook} helper against {@code payonce.gateway.stripe.webhook-signing-secret}
+ * and {@code webhook-tolerance}, is the authentication.
+ *
+ * <p>
+ * Consumed: {@code payment_intent.succeeded} and {@code payment_intent.payment_failed} (a
+ * PaymentIntent whose {@code metadata[payonce_payment_id]} names a payment) settle
+ * PENDING payments; {@code refund.created}, {@code refund.updated}, {@code refund.failed}
+ * and {@code charge.refund.updated} (a Refund whose {@code metadata[payonce_refund_id]}
+ * names a refund) settle PENDING refunds. Every other type, {@code charge.refunded}
+ * included (its Charge does not say which refund, since API version 2022-11-15 no longer
+ * expands {@code refunds}), is acknowledged and ignored.
  *
  * <p>
  * Answers: {@code 200 {"received":true}} for an event applied, ignored or seen before
  * (Stripe stops delivering it); {@code 400 webhook-signature-invalid} for a missing,
  * tampered or stale signature, and {@code 400 invalid-request} for a signed body that is
  * not a Stripe event, with nothing read or written; {@code 413 payload-too-large} over 16
- * KiB, as on every endpoint; {@code 409 webhook-payment-in-progress} with
- * {@code Retry-After} while a request or the reconciler holds the payment (Stripe
- * delivers again). {@code payment_intent.succeeded} and
- * {@code payment_intent.payment_failed} settle PENDING payments; every other type is
- * acknowledged and ignored.
+ * KiB, as on every endpoint; {@code 409 webhook-event-in-progress} while another delivery
+ * of the same event is being handled, and {@code 409 webhook-payment-in-progress} while a
+ * request or the reconciler holds the payment or refund, both with {@code Retry-After}
+ * (Stripe delivers again).
  */
 @RestController
 @ConditionalOnProperty(name = "payonce.gateway.provider", havingValue = "stripe")
@@ -63,6 +75,15 @@ import dev.payonce.web.Problems;
 class StripeWebhookController {
 
 	private static final Logger log = LoggerFactory.getLogger(StripeWebhookController.class);
+
+	/** Stripe's event ids ({@code evt_...}); also a valid idempotency key. */
+	private static final Pattern EVENT_ID = Pattern.compile("[A-Za-z0-9_]{1,255}");
+
+	private static final Set<String> PAYMENT_INTENT_EVENTS = Set.of("payment_intent.succeeded",
+			"payment_intent.payment_failed");
+
+	private static final Set<String> REFUND_EVENTS = Set.of("refund.created", "refund.updated", "refund.failed",
+			"charge.refund.updated");
 
 	private final PaymentWebhooks webhooks;
 
@@ -94,19 +115,26 @@ class StripeWebhookController {
 		}
 		Event event = verified(new String(bytes, StandardCharsets.UTF_8), signature);
 		WebhookEffect effect = this.webhooks.apply(translate(event));
-		if (effect instanceof WebhookEffect.Deferred deferred) {
-			throw new ApiProblem(HttpStatus.CONFLICT, "webhook-payment-in-progress", "Payment in progress",
-					"Another attempt is settling this payment right now; deliver the event again later.")
-				.retryAfter(deferred.retryAfter());
-		}
-		return ResponseEntity.ok(Map.of("received", true));
+		return switch (effect) {
+			case WebhookEffect.Applied applied -> ResponseEntity.ok(Map.of("received", true));
+			case WebhookEffect.Duplicate duplicate -> ResponseEntity.ok(Map.of("received", true));
+			case WebhookEffect.Ignored ignored -> ResponseEntity.ok(Map.of("received", true));
+			case WebhookEffect.InProgress inProgress ->
+				throw new ApiProblem(HttpStatus.CONFLICT, "webhook-event-in-progress", "Event in progress",
+						"Another delivery of this event is being handled right now; deliver it again later.")
+					.retryAfter(inProgress.retryAfter());
+			case WebhookEffect.Deferred deferred ->
+				throw new ApiProblem(HttpStatus.CONFLICT, "webhook-payment-in-progress", "Payment in progress",
+						"Another attempt is settling this payment or refund right now; deliver the event again later.")
+					.retryAfter(deferred.retryAfter());
+		};
 	}
 
 	private Event verified(String payload, String signature) {
 		try {
 			Event event = Webhook.constructEvent(payload, signature, this.properties.requiredWebhookSigningSecret(),
 					this.properties.webhookTolerance().toSeconds(), this.clock);
-			if (event.getId() == null || event.getType() == null) {
+			if (event.getId() == null || event.getType() == null || !EVENT_ID.matcher(event.getId()).matches()) {
 				throw notAnEvent();
 			}
 			return event;
@@ -127,31 +155,43 @@ class StripeWebhookController {
 
 	/** The event in the payment module's terms; no Stripe type leaves this package. */
 	private static WebhookEvent translate(Event event) {
-		if (!"payment_intent.succeeded".equals(event.getType())
-				&& !"payment_intent.payment_failed".equals(event.getType())) {
-			return new WebhookEvent("stripe", event.getId(), event.getType(), null, null);
+		WebhookEvent.Subject subject;
+		if (PAYMENT_INTENT_EVENTS.contains(event.getType())) {
+			PaymentIntent intent = dataObject(event, PaymentIntent.class)
+				.orElseThrow(StripeWebhookController::notAnEvent);
+			UUID paymentId = payonceId(intent.getMetadata(), StripePaymentGateway.PAYMENT_ID_METADATA);
+			subject = (paymentId != null) ? new WebhookEvent.Subject.OfPayment(new PaymentId(paymentId),
+					finalOutcome(StripeOutcomes.of(intent))) : new WebhookEvent.Subject.Unrelated();
 		}
-		Optional<PaymentIntent> intent = paymentIntent(event);
-		if (intent.isEmpty()) {
-			throw notAnEvent();
+		else if (REFUND_EVENTS.contains(event.getType())) {
+			Refund refund = dataObject(event, Refund.class).orElseThrow(StripeWebhookController::notAnEvent);
+			UUID refundId = payonceId(refund.getMetadata(), StripePaymentGateway.REFUND_ID_METADATA);
+			subject = (refundId != null)
+					? new WebhookEvent.Subject.OfRefund(new RefundId(refundId), finalOutcome(StripeOutcomes.of(refund)))
+					: new WebhookEvent.Subject.Unrelated();
 		}
-		PaymentId paymentId = paymentId(intent.get());
-		GatewayResult outcome = StripeOutcomes.of(intent.get());
-		boolean fin = outcome instanceof GatewayResult.Approved || outcome instanceof GatewayResult.Declined;
-		return new WebhookEvent("stripe", event.getId(), event.getType(), paymentId, fin ? outcome : null);
+		else {
+			subject = new WebhookEvent.Subject.Unrelated();
+		}
+		return new WebhookEvent("stripe", event.getId(), event.getType(), subject);
+	}
+
+	private static @Nullable GatewayResult finalOutcome(GatewayResult outcome) {
+		return (outcome instanceof GatewayResult.Approved || outcome instanceof GatewayResult.Declined) ? outcome
+				: null;
 	}
 
 	/**
-	 * The event's PaymentIntent; an event of another API version than stripe-java's is
-	 * read leniently, as Stripe's documentation suggests for events sent with the
-	 * account's default version.
+	 * The event's data object; an event of another API version than stripe-java's is read
+	 * leniently, as Stripe's documentation suggests for events sent with the account's
+	 * default version.
 	 */
-	private static Optional<PaymentIntent> paymentIntent(Event event) {
+	private static <T extends StripeObject> Optional<T> dataObject(Event event, Class<T> type) {
 		Optional<StripeObject> object = event.getDataObjectDeserializer().getObject();
 		try {
 			StripeObject data = object.isPresent() ? object.get()
 					: event.getDataObjectDeserializer().deserializeUnsafe();
-			return (data instanceof PaymentIntent intent) ? Optional.of(intent) : Optional.empty();
+			return type.isInstance(data) ? Optional.of(type.cast(data)) : Optional.empty();
 		}
 		catch (EventDataObjectDeserializationException | RuntimeException ex) {
 			log.warn("Stripe event {} ({}) has a data object stripe-java cannot read", event.getId(), event.getType());
@@ -159,14 +199,14 @@ class StripeWebhookController {
 		}
 	}
 
-	private static @Nullable PaymentId paymentId(PaymentIntent intent) {
-		String value = (intent.getMetadata() != null)
-				? intent.getMetadata().get(StripePaymentGateway.PAYMENT_ID_METADATA) : null;
+	/** Payonce's id in the object's metadata, or null if it carries none. */
+	private static @Nullable UUID payonceId(@Nullable Map<String, String> metadata, String key) {
+		String value = (metadata != null) ? metadata.get(key) : null;
 		if (value == null) {
 			return null;
 		}
 		try {
-			return new PaymentId(UUID.fromString(value));
+			return UUID.fromString(value);
 		}
 		catch (IllegalArgumentException ex) {
 			return null;

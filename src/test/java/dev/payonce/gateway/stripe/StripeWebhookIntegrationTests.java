@@ -7,6 +7,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
@@ -41,8 +42,10 @@ import org.springframework.test.context.DynamicPropertySource;
 import dev.payonce.MeterReadings;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.gateway.stripe.StripeApiModel.Intent;
+import dev.payonce.gateway.stripe.StripeApiModel.RefundEntry;
 import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
 import dev.payonce.idempotency.IdempotencyReconciler;
+import dev.payonce.idempotency.RequestFingerprint;
 import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
@@ -51,17 +54,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code POST /webhooks/stripe} over real HTTP on real PostgreSQL, with events signed as
  * Stripe signs them ({@code t=<unix time>,v1=<HMAC-SHA256 of "t.body">}): valid,
- * tampered, stale and replayed signatures; 100 concurrent deliveries of one event; events
- * in shuffled order; and a webhook, a client retry and the reconciler racing on one
- * payment. The PENDING payments come from {@link StripeApiModel}: Stripe charged (or
- * declined) and the answer timed out.
+ * tampered, stale and replayed signatures; each event as the engine's
+ * {@code webhook_event} operation (a replay of its stored acknowledgement, 409 while
+ * another delivery holds it, a takeover after a crash); 100 concurrent deliveries of one
+ * event; payment and refund events in shuffled order; unknown types and unknown payments;
+ * and a webhook, a client retry and the reconciler racing on one payment and on one
+ * refund. The PENDING payments and refunds come from {@link StripeApiModel}: Stripe
+ * charged (or refunded) and the answer timed out.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "payonce.gateway.provider=stripe", "payonce.gateway.stripe.secret-key=sk_test_model",
 				"payonce.gateway.stripe.webhook-signing-secret=" + StripeWebhookIntegrationTests.SECRET,
 				"payonce.gateway.stripe.connect-timeout=1s", "payonce.gateway.stripe.read-timeout=1s",
 				"payonce.gateway.stripe.search-settle-time=0s", "payonce.reconciliation.enabled=false",
-				"payonce.reconciliation.stale-after=0s" })
+				"payonce.reconciliation.stale-after=0s",
+				// 100 deliveries at once share the tests' 3 connections: on a loaded
+				// machine the 2 s default wait turns some into 503 (which Stripe would
+				// redeliver too), hiding the in-progress answer this class asserts.
+				"spring.datasource.hikari.connection-timeout=30000" })
 @Import(TestcontainersConfiguration.class)
 class StripeWebhookIntegrationTests {
 
@@ -167,8 +177,12 @@ class StripeWebhookIntegrationTests {
 
 		assertThat(first.statusCode()).isEqualTo(200);
 		assertThat(replayed.statusCode()).isEqualTo(200);
+		assertThat(replayed.body()).isEqualTo(first.body());
 		assertThat(eventRows(pending.paymentId())).isEqualTo(1);
 		assertThat(readings.payments("succeeded") - succeeded).isEqualTo(1);
+		assertThat(readings.webhookEvents("duplicate")).isPositive();
+		assertThat(eventRecord(eventId(event))).as("one engine record, completed by the first delivery")
+			.isEqualTo(new EventRecord("webhook_event", "COMPLETED", 1, 200));
 	}
 
 	@Test
@@ -205,11 +219,13 @@ class StripeWebhookIntegrationTests {
 		assertThat(readings.payments("succeeded") - succeeded).isEqualTo(1);
 		assertThat(readings.webhookEvents("applied") - applied).isEqualTo(1);
 		assertThat(deliveries(readings) - deliveries).isEqualTo(101);
+		assertThat(eventRecord(eventId(event))).isEqualTo(new EventRecord("webhook_event", "COMPLETED", 1, 200));
 	}
 
 	private static double deliveries(MeterReadings readings) {
 		return readings.webhookEvents("applied") + readings.webhookEvents("duplicate")
-				+ readings.webhookEvents("ignored") + readings.webhookEvents("deferred");
+				+ readings.webhookEvents("ignored") + readings.webhookEvents("deferred")
+				+ readings.webhookEvents("in_progress");
 	}
 
 	@Test
@@ -297,6 +313,276 @@ class StripeWebhookIntegrationTests {
 		assertThat(stripe.chargesOf(pending.paymentId())).isEqualTo(1);
 	}
 
+	@Test
+	void concurrentDeliveryFindsTheEventsLeaseHeldAndIsAnsweredSoStripeDeliversAgain() {
+		Pending pending = pending("pm_card_visa");
+		String event = event("payment_intent.succeeded", pending.intent());
+		// What a delivery being handled right now looks like: its claim, lease running.
+		claimEvent(event, "payment:" + pending.paymentId(), Instant.now().plus(Duration.ofMinutes(1)));
+
+		HttpResponse<String> concurrent = deliver(event, sign(event, Instant.now()));
+
+		assertThat(concurrent.statusCode()).isEqualTo(409);
+		assertThat(concurrent.headers().firstValue("Retry-After")).isPresent();
+		assertThat(JSON.readTree(concurrent.body()).get("type").asString()).endsWith("/webhook-event-in-progress");
+		assertThat(status(pending.paymentId())).isEqualTo("PENDING");
+		assertThat(eventRows(pending.paymentId())).isZero();
+		forgetEvent(event);
+	}
+
+	@Test
+	void deliveryCutShortByACrashIsTakenOverByTheRedeliveryOnceItsLeaseEnds() {
+		Pending pending = pending("pm_card_visa");
+		String event = event("payment_intent.succeeded", pending.intent());
+		// What a crash between the claim and the acknowledgement leaves: the claim, its
+		// lease run out, nothing applied.
+		claimEvent(event, "payment:" + pending.paymentId(), Instant.now().minus(Duration.ofSeconds(1)));
+
+		HttpResponse<String> redelivered = deliver(event, sign(event, Instant.now()));
+		HttpResponse<String> again = deliver(event, sign(event, Instant.now()));
+
+		assertThat(redelivered.statusCode()).isEqualTo(200);
+		assertThat(again.statusCode()).isEqualTo(200);
+		assertThat(status(pending.paymentId())).isEqualTo("SUCCEEDED");
+		assertThat(eventRows(pending.paymentId())).isEqualTo(1);
+		assertThat(eventRecord(eventId(event))).as("taken over once, then replayed")
+			.isEqualTo(new EventRecord("webhook_event", "COMPLETED", 2, 200));
+	}
+
+	@Test
+	void eventRecordStrandedByACrashIsCompletedByTheReconcilerOnlyAfterStripesRetryWindow() {
+		Intent intent = new Intent("pi_stranded" + UUID.randomUUID().toString().substring(0, 8),
+				UUID.randomUUID().toString(), 999, "eur", "succeeded", null, Instant.now());
+		String abandoned = event("payment_intent.succeeded", intent);
+		String recent = event("payment_intent.succeeded", intent);
+		claimEvent(abandoned, "payment:" + intent.paymentId(),
+				Instant.now().minus(Duration.ofDays(3)).minus(Duration.ofMinutes(1)));
+		claimEvent(recent, "payment:" + intent.paymentId(), Instant.now().minus(Duration.ofMinutes(1)));
+
+		this.reconciler.reconcile();
+		HttpResponse<String> resent = deliver(abandoned, sign(abandoned, Instant.now()));
+
+		assertThat(eventRecord(eventId(abandoned))).as("completed with the acknowledgement, nothing applied")
+			.isEqualTo(new EventRecord("webhook_event", "COMPLETED", 2, 200));
+		assertThat(eventRecord(eventId(recent))).as("left for Stripe's redelivery")
+			.isEqualTo(new EventRecord("webhook_event", "IN_PROGRESS", 1, 0));
+		assertThat(resent.statusCode()).isEqualTo(200);
+		assertThat(ledgerRowCount(eventId(abandoned))).isZero();
+		forgetEvent(recent);
+	}
+
+	@Test
+	void unknownTypesAndObjectsPayonceDoesNotOwnAreAcknowledgedWithoutARecord() {
+		Intent foreign = new Intent("pi_foreign" + UUID.randomUUID().toString().substring(0, 8), null, 999, "eur",
+				"succeeded", null, Instant.now());
+		List<String> events = List.of(
+				event("customer.created", Map.of("id", "cus_123", "object", "customer", "metadata", Map.of())),
+				event("charge.refunded", Map.of("id", "ch_123", "object", "charge", "amount", 999, "amount_refunded",
+						999, "refunded", true, "metadata", Map.of())),
+				event("payment_intent.succeeded", foreign.json()));
+
+		List<Integer> statuses = events.stream()
+			.map((event) -> deliver(event, sign(event, Instant.now())).statusCode())
+			.toList();
+
+		assertThat(statuses).containsOnly(200);
+		for (String event : events) {
+			assertThat(eventRecordCount(eventId(event))).isZero();
+			assertThat(ledgerRowCount(eventId(event))).isZero();
+		}
+	}
+
+	@Test
+	void eventForAPaymentPayonceDoesNotKnowIsAcknowledgedAndChangesNothing() {
+		String unknownPayment = UUID.randomUUID().toString();
+		Intent intent = new Intent("pi_unknown" + UUID.randomUUID().toString().substring(0, 8), unknownPayment, 999,
+				"eur", "succeeded", null, Instant.now());
+		String event = event("payment_intent.succeeded", intent);
+
+		HttpResponse<String> answer = deliver(event, sign(event, Instant.now()));
+
+		assertThat(answer.statusCode()).isEqualTo(200);
+		assertThat(this.jdbc.sql("SELECT count(*) FROM payments WHERE id = ?::uuid")
+			.param(unknownPayment)
+			.query(Long.class)
+			.single()).isZero();
+		assertThat(this.jdbc.sql("SELECT effect FROM provider_webhook_events WHERE event_id = ?")
+			.param(eventId(event))
+			.query(String.class)
+			.single()).isEqualTo("IGNORED");
+	}
+
+	@Test
+	void refundEventSettlesPendingRefundAndTheClientRetryReplaysIt() {
+		PendingRefund pending = pendingRefund(500);
+		String event = refundEvent("refund.updated", pending.refund(), "succeeded");
+
+		HttpResponse<String> delivered = deliver(event, sign(event, Instant.now()));
+		Reply retry = pending.retry();
+
+		assertThat(delivered.statusCode()).isEqualTo(200);
+		assertThat(refundStatus(pending.refundId())).isEqualTo("SUCCEEDED");
+		assertThat(refundedAmount(pending.paymentId())).isEqualTo(500);
+		assertThat(retry.status()).isEqualTo(201);
+		assertThat(retry.header("Idempotent-Replayed")).contains("true");
+		assertThat(retry.field("providerReference")).isEqualTo(pending.refund().id());
+		assertThat(stripe.refundsOf(pending.intentId())).hasSize(1);
+	}
+
+	@Test
+	void failedRefundEventDeclinesPendingRefundAndGivesItsReservationBack() {
+		PendingRefund pending = pendingRefund(700);
+		String failed = refundEvent("refund.failed", pending.refund(), "failed");
+
+		HttpResponse<String> delivered = deliver(failed, sign(failed, Instant.now()));
+		Reply retry = pending.retry();
+
+		assertThat(delivered.statusCode()).isEqualTo(200);
+		assertThat(refundStatus(pending.refundId())).isEqualTo("DECLINED");
+		assertThat(refundedAmount(pending.paymentId())).isZero();
+		assertThat(retry.status()).isEqualTo(402);
+		assertThat(retry.problemType()).endsWith("/refund-declined");
+	}
+
+	@Test
+	void shuffledRefundAndPaymentEventsSettleEachRefundOnceAndNeverBackwards() {
+		List<PendingRefund> refunds = new ArrayList<>();
+		List<String> events = new ArrayList<>();
+		List<String> late = new ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			PendingRefund pending = pendingRefund(400);
+			refunds.add(pending);
+			boolean succeeds = i % 2 == 0;
+			String fin = refundEvent(succeeds ? "refund.updated" : "refund.failed", pending.refund(),
+					succeeds ? "succeeded" : "failed");
+			events.add(refundEvent("refund.created", pending.refund(), "pending"));
+			events.add(fin);
+			events.add(fin);
+			// The payment's own succeeded event, late: after its refund's events.
+			events.add(event("payment_intent.succeeded", stripe.intentsOf(pending.paymentId()).get(0)));
+			// Contradicting events after the final one: a refund that "fails" after it
+			// succeeded, one that "succeeds" after it failed.
+			late.add(refundEvent(succeeds ? "refund.failed" : "refund.updated", pending.refund(),
+					succeeds ? "failed" : "succeeded"));
+		}
+		Collections.shuffle(events, new Random(12));
+		late.addAll(events);
+		Collections.shuffle(late, new Random(13));
+
+		List<Integer> statuses = events.stream()
+			.map((event) -> deliver(event, sign(event, Instant.now())).statusCode())
+			.toList();
+		List<Integer> lateStatuses = late.stream()
+			.map((event) -> deliver(event, sign(event, Instant.now())).statusCode())
+			.toList();
+
+		assertThat(statuses).containsOnly(200);
+		assertThat(lateStatuses).containsOnly(200);
+		for (int i = 0; i < refunds.size(); i++) {
+			PendingRefund pending = refunds.get(i);
+			boolean succeeds = i % 2 == 0;
+			assertThat(refundStatus(pending.refundId())).isEqualTo(succeeds ? "SUCCEEDED" : "DECLINED");
+			assertThat(refundedAmount(pending.paymentId())).isEqualTo(succeeds ? 400 : 0);
+			assertThat(status(pending.paymentId())).isEqualTo("SUCCEEDED");
+			assertThat(this.jdbc
+				.sql("SELECT count(*) FROM provider_webhook_events WHERE refund_id = ?::uuid AND effect = 'APPLIED'")
+				.param(pending.refundId())
+				.query(Long.class)
+				.single()).as("one event settled the refund").isEqualTo(1);
+		}
+	}
+
+	@Test
+	void webhookClientRetryAndReconcilerRacingOnOneRefundProduceOneOutcome() throws Exception {
+		PendingRefund pending = pendingRefund(600);
+		String event = refundEvent("refund.updated", pending.refund(), "succeeded");
+		CountDownLatch start = new CountDownLatch(1);
+
+		Future<Integer> webhook;
+		Future<Reply> retry;
+		try (ExecutorService threads = Executors.newFixedThreadPool(3)) {
+			webhook = threads.submit(() -> {
+				start.await();
+				return deliver(event, sign(event, Instant.now())).statusCode();
+			});
+			retry = threads.submit(() -> {
+				start.await();
+				return pending.retry();
+			});
+			threads.submit(() -> {
+				start.await();
+				return this.reconciler.reconcile();
+			});
+			start.countDown();
+		}
+		int redelivered = deliver(event, sign(event, Instant.now())).statusCode();
+		Reply last = pending.retry();
+
+		assertThat(webhook.get()).isIn(200, 409);
+		assertThat(redelivered).isEqualTo(200);
+		assertThat(retry.get().status()).isIn(201, 409);
+		assertThat(last.status()).isEqualTo(201);
+		assertThat(last.field("providerReference")).isEqualTo(pending.refund().id());
+		assertThat(refundStatus(pending.refundId())).isEqualTo("SUCCEEDED");
+		assertThat(refundedAmount(pending.paymentId())).isEqualTo(600);
+		assertThat(stripe.refundsOf(pending.intentId())).hasSize(1);
+	}
+
+	/**
+	 * A refund of a paid payment that Stripe made, whose answer timed out: PENDING here,
+	 * its amount reserved on the payment.
+	 */
+	private PendingRefund pendingRefund(long amount) {
+		PaymentsApi api = new PaymentsApi(this.port);
+		Reply paid = api.pay("pay-" + UUID.randomUUID(), """
+				{"orderId":"webhook-refund-%s","amount":1250,"currency":"EUR","paymentMethod":"pm_card_visa"}"""
+			.formatted(UUID.randomUUID()));
+		assertThat(paid.status()).isEqualTo(201);
+		String paymentId = paid.field("id");
+		String intentId = paid.field("providerReference");
+		stripe.plan(intentId, StripeFault.TIMEOUT_AFTER_CHARGE);
+		String key = "refund-" + UUID.randomUUID();
+		String body = "{\"amount\":" + amount + "}";
+		Reply first = api.refund(paymentId, key, body);
+		assertThat(first.problemType()).endsWith("/refund-outcome-unknown");
+		String refundId = first.field("refundId");
+		RefundEntry refund = stripe.refundsOf(intentId)
+			.stream()
+			.filter((entry) -> refundId.equals(entry.refundId()))
+			.findFirst()
+			.orElseThrow();
+		return new PendingRefund(paymentId, intentId, refundId, refund,
+				() -> new PaymentsApi(this.port).refund(paymentId, key, body));
+	}
+
+	/** A Refund event as Stripe sends it, with the refund in the given status. */
+	private static String refundEvent(String type, RefundEntry refund, String status) {
+		Map<String, Object> object = refund.json();
+		object.put("status", status);
+		if ("failed".equals(status)) {
+			object.put("failure_reason", "expired_or_canceled_card");
+		}
+		return event(type, object);
+	}
+
+	/**
+	 * Writes the engine record a delivery of {@code event} holds (or held) until
+	 * {@code lockedUntil}, as the claim does.
+	 */
+	private void claimEvent(String event, String subject, Instant lockedUntil) {
+		String type = JSON.readTree(event).get("type").asString();
+		RequestFingerprint fingerprint = RequestFingerprint.of("POST", "/webhooks/stripe",
+				Map.of("type", type, "subject", subject));
+		this.jdbc.sql("""
+				INSERT INTO idempotency_records
+				    (client_id, idempotency_key, operation, request_fingerprint, status, locked_until, attempt,
+				     resource_id, created_at)
+				VALUES ('webhook:stripe', ?, 'webhook_event', ?, 'IN_PROGRESS', ?, 1, ?, now())
+				""")
+			.params(eventId(event), fingerprint.sha256Hex(), lockedUntil.atOffset(ZoneOffset.UTC), UUID.randomUUID())
+			.update();
+	}
+
 	/** A payment Stripe charged or declined, whose answer timed out: PENDING here. */
 	private Pending pending(String paymentMethod) {
 		String orderId = "webhook-" + UUID.randomUUID();
@@ -313,6 +599,10 @@ class StripeWebhookIntegrationTests {
 	}
 
 	private static String event(String type, Intent intent) {
+		return event(type, intent.json());
+	}
+
+	private static String event(String type, Map<String, Object> object) {
 		Map<String, Object> event = new LinkedHashMap<>();
 		event.put("id", "evt_" + UUID.randomUUID().toString().replace("-", ""));
 		event.put("object", "event");
@@ -321,7 +611,7 @@ class StripeWebhookIntegrationTests {
 		event.put("livemode", false);
 		event.put("pending_webhooks", 1);
 		event.put("type", type);
-		event.put("data", Map.of("object", intent.json()));
+		event.put("data", Map.of("object", object));
 		return JSON.writeValueAsString(event);
 	}
 
@@ -399,6 +689,71 @@ class StripeWebhookIntegrationTests {
 			.param(paymentId)
 			.query(Long.class)
 			.single();
+	}
+
+	/** Removes a claim this test wrote, so that no record of it outlives the test. */
+	private void forgetEvent(String event) {
+		this.jdbc.sql("DELETE FROM idempotency_records WHERE client_id = 'webhook:stripe' AND idempotency_key = ?")
+			.param(eventId(event))
+			.update();
+	}
+
+	private static String eventId(String event) {
+		return JSON.readTree(event).get("id").asString();
+	}
+
+	/**
+	 * The engine's record of an event: its operation, status, attempt and stored status.
+	 */
+	private EventRecord eventRecord(String eventId) {
+		return this.jdbc.sql("""
+				SELECT operation, status, attempt, response_status FROM idempotency_records
+				WHERE client_id = 'webhook:stripe' AND idempotency_key = ?
+				""")
+			.param(eventId)
+			.query((rs, row) -> new EventRecord(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getInt(4)))
+			.single();
+	}
+
+	private long eventRecordCount(String eventId) {
+		return this.jdbc.sql("SELECT count(*) FROM idempotency_records WHERE idempotency_key = ?")
+			.param(eventId)
+			.query(Long.class)
+			.single();
+	}
+
+	private long ledgerRowCount(String eventId) {
+		return this.jdbc.sql("SELECT count(*) FROM provider_webhook_events WHERE event_id = ?")
+			.param(eventId)
+			.query(Long.class)
+			.single();
+	}
+
+	private String refundStatus(String refundId) {
+		return this.jdbc.sql("SELECT status FROM refunds WHERE id = ?::uuid")
+			.param(refundId)
+			.query(String.class)
+			.single();
+	}
+
+	private long refundedAmount(String paymentId) {
+		return this.jdbc.sql("SELECT refunded_amount FROM payments WHERE id = ?::uuid")
+			.param(paymentId)
+			.query(Long.class)
+			.single();
+	}
+
+	private record EventRecord(String operation, String status, int attempt, int responseStatus) {
+
+	}
+
+	private record PendingRefund(String paymentId, String intentId, String refundId, RefundEntry refund,
+			java.util.function.Supplier<Reply> retrier) {
+
+		Reply retry() {
+			return this.retrier.get();
+		}
+
 	}
 
 	private record Pending(String paymentId, Intent intent, java.util.function.Supplier<Reply> retrier) {
