@@ -1,8 +1,10 @@
 """Turns one bench/run.sh run (its raw/ folder) into report.md and latency.png.
 
-Usage: python3 bench/report.py RESULTS_DIR WINDOW_SECONDS PAIRS "GROWTH_SIZES"
+Usage: python3 bench/report.py RESULTS_DIR WINDOW_SECONDS PAIRS "GROWTH_SIZES" [GROWTH_ROUNDS]
 Parses wrk and pgbench output; computes throughput ratios per alternating pair and their
-min / median / max; charts latency percentiles with gnuplot.
+min / median / max, the JVM's CPU time per request of each window, and the growth ratios per
+alternating round; includes the JFR profiles' summaries; charts latency percentiles with
+gnuplot.
 """
 import os
 import re
@@ -11,6 +13,7 @@ import subprocess
 import sys
 
 out, window, pairs, growth = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4].split()
+rounds = int(sys.argv[5]) if len(sys.argv) > 5 else 1
 raw = os.path.join(out, "raw")
 
 
@@ -63,13 +66,27 @@ def pgbench(name):
 windows = []
 steal = {}
 cpu = {}
+jvm_ms = {}  # the JVM's CPU time in the window and its JIT compiler threads' part, milliseconds
 for line in open(os.path.join(raw, "windows.tsv")):
-    name, kind, st, java, postgres, loadgen = line.rstrip("\n").split("\t")
+    fields = line.rstrip("\n").split("\t")
+    name, kind, st, java, postgres, loadgen = fields[:6]
     windows.append((name, kind))
     steal[name] = float(st)
     cpu[name] = (float(java), float(postgres), float(loadgen))
+    if len(fields) >= 8:
+        jvm_ms[name] = (float(fields[6]), float(fields[7]))
 
 results = {name: (pgbench(name) if "pgbench" in kind else wrk(name)) for name, kind in windows}
+
+
+def cpu_per_request(name, without_jit=False):
+    """The JVM's CPU milliseconds per completed request in a wrk window, or None."""
+    if name not in jvm_ms or not results[name].get("requests"):
+        return None
+    total, jit = jvm_ms[name]
+    if without_jit and (jit < 0 or jit > total):
+        return None  # a JIT compiler thread ended during the window, or the readings skewed: unknown
+    return (total - jit if without_jit else total) / results[name]["requests"]
 
 
 def fmt(value, digits=1):
@@ -126,12 +143,26 @@ lines += [
 new_all, new_clean = ratios("new-service", "new-pgbench")
 rep_base_all, rep_base_clean = ratios("replay-service", "replay-baseline")
 rep_pg_all, rep_pg_clean = ratios("replay-service", "replay-pgbench")
+ref_base_all, ref_base_clean = ratios("refund-replay", "refund-baseline")
+slow_all, slow_clean = ratios("slow", "instant")
 storm_keys, storm_min, storm_max = (read("storm-charges").split() + ["0", "0", "0"])[:3]
-slow = results.get("slow", {}).get("rps")
-claims = {rows: results.get(f"growth-claim-{rows}", {}) for rows in ["0"] + growth}
-replays = {rows: results.get(f"growth-replay-{rows}", {}) for rows in ["0"] + growth}
+rstorm_keys, rstorm_min, rstorm_max = (read("refund-storm-refunds").split() + ["0", "0", "0"])[:3]
 largest = growth[-1] if growth else "0"
-p99_growth = (claims[largest].get("p99") / claims["0"]["p99"]) if claims["0"].get("p99") and claims[largest].get("p99") else None
+
+
+def growth_window(kind, rows, rnd):
+    # Runs before the alternating rounds named their windows without a round.
+    return results.get(f"growth-{kind}-{rows}-{rnd}") or results.get(f"growth-{kind}-{rows}", {})
+
+
+def growth_ratios(rows):
+    values = []
+    for rnd in range(1, rounds + 1):
+        empty, grown = growth_window("claim", "0", rnd), growth_window("claim", rows, rnd)
+        if empty.get("p99") and grown.get("p99"):
+            values.append(grown["p99"] / empty["p99"])
+    return values
+
 
 cleanup = read("cleanup").split()
 deleted_per_s = None
@@ -139,50 +170,97 @@ if len(cleanup) == 4:
     before, after, started, ended = int(cleanup[0]), int(cleanup[1]), float(cleanup[2]), float(cleanup[3])
     deleted_per_s = (before - after) / (ended - started)
 
+
+def kind_cpu(kind, without_jit=False):
+    return [cpu_per_request(n, without_jit) for n, k in windows if k == kind]
+
+
+def at_most(values, limit):
+    values = [v for v in values if v is not None]
+    return bool(values) and statistics.median(values) <= limit
+
+
 new_text, new_median = spread(new_all)
 rep_text, rep_median = spread(rep_base_all)
-lines += ["## Goals", "", "| Goal | Target | Measured | Met |", "| --- | --- | --- | --- |"]
+ref_text, ref_median = spread(ref_base_all)
+slow_text, slow_median = spread(slow_all)
+growth_values = growth_ratios(largest)
+growth_text, growth_median = spread(growth_values)
+lines += ["## Goals", "", "| Goal | Target | Measured (min / median / max) | Met |", "| --- | --- | --- | --- |"]
 
 
 def met(ok):
     return "yes" if ok else "**no**"
 
 
-lines.append(f"| New payments vs pgbench with the same SQL (32 connections), median ratio | >= 0.90 | {new_text} (min / median / max) | {met(new_median is not None and new_median >= 0.9)} |")
+lines.append(f"| New payments vs pgbench with the same SQL (32 connections), median ratio | >= 0.90 | {new_text} | {met(new_median is not None and new_median >= 0.9)} |")
+lines.append(f"| JVM CPU per new payment (32 connections) | <= 0.40 ms | {spread(kind_cpu('new-service'))[0]} ms | {met(at_most(kind_cpu('new-service'), 0.4))} |")
 lines.append(f"| Replays vs the no-database HTTP baseline (32 connections), median ratio | >= 0.50 | {rep_text} | {met(rep_median is not None and rep_median >= 0.5)} |")
-lines.append(f"| Slow provider (200 ms, 200 connections) | >= 800 payments/s | {fmt(slow)} | {met(slow is not None and slow >= 800)} |")
-lines.append(f"| Claim p99 at {int(largest):,} rows vs empty | <= 1.2x | {fmt(p99_growth, 2)}x (the empty window runs first, after a restart: a ratio below 1 means no growth, not a speed-up) | {met(p99_growth is not None and p99_growth <= 1.2)} |")
+lines.append(f"| Slow provider (200 ms) vs the instant provider, 200 connections, median ratio | >= 0.90 | {slow_text} | {met(slow_median is not None and slow_median >= 0.9)} |")
+lines.append(f"| Claim p99 at {int(largest):,} rows vs empty, per alternating round | <= 1.2x | {growth_text} over {len(growth_values)} round(s) | {met(growth_median is not None and growth_median <= 1.2)} |")
 lines.append(f"| Same-key storm (256 connections): charges per key | exactly 1 | {storm_min}-{storm_max} over {storm_keys} keys | {met(storm_min == '1' and storm_max == '1')} |")
-lines.append("")
+lines.append(f"| Refund replays vs the no-database HTTP baseline (32 connections), median ratio | >= 0.50 | {ref_text} | {met(ref_median is not None and ref_median >= 0.5)} |")
+lines.append(f"| JVM CPU per new refund (32 connections) | <= 0.40 ms | {spread(kind_cpu('refund-new'))[0]} ms | {met(at_most(kind_cpu('refund-new'), 0.4))} |")
+lines.append(f"| Same-key refund storm (256 connections): provider refunds per key | exactly 1 | {rstorm_min}-{rstorm_max} over {rstorm_keys} keys | {met(rstorm_min == '1' and rstorm_max == '1')} |")
+lines += ["", "New refunds have no pgbench reference yet (their statements are not scripted in `bench/sql`); "
+          "their JVM CPU per refund stands in for the ratio.", ""]
 
 lines += ["## Ratios", "", "| Pair | All windows (min / median / max) | Windows with steal <= 5 % |", "| --- | --- | --- |",
           f"| New payments: Payonce / pgbench same SQL | {spread(new_all)[0]} | {spread(new_clean)[0]} |",
           f"| Replays: Payonce / no-database baseline | {spread(rep_base_all)[0]} | {spread(rep_base_clean)[0]} |",
-          f"| Replays: Payonce / pgbench same SQL | {spread(rep_pg_all)[0]} | {spread(rep_pg_clean)[0]} |", ""]
+          f"| Replays: Payonce / pgbench same SQL | {spread(rep_pg_all)[0]} | {spread(rep_pg_clean)[0]} |",
+          f"| Refund replays: Payonce / no-database baseline | {spread(ref_base_all)[0]} | {spread(ref_base_clean)[0]} |",
+          f"| Slow provider / instant provider (200 connections) | {spread(slow_all)[0]} | {spread(slow_clean)[0]} |", ""]
+
+lines += ["## JVM CPU per request", "", "The JVM's CPU time (user + system, every thread of the process, from "
+          "`/proc/<pid>/stat`) during each window divided by the requests wrk completed in it: unlike throughput, "
+          "it barely depends on what else the machine runs. 'Without JIT' leaves out the JIT compiler threads, "
+          "whose work is warm-up a long-running server no longer pays.", "",
+          "| Scenario | ms per request (min / median / max) | without JIT | windows |", "| --- | --- | --- | --- |"]
+for label, kind in [("New payments (32 connections)", "new-service"), ("Replays (32)", "replay-service"),
+                    ("No-database baseline (32)", "replay-baseline"), ("New refunds (32)", "refund-new"),
+                    ("Refund replays (32)", "refund-replay"), ("Slow provider (200)", "slow"),
+                    ("Instant provider (200)", "instant"), ("Same-key storm (256)", "storm"),
+                    ("Refund storm (256)", "refund-storm"), ("Mix (32)", "mix"), ("Growth claims (8)", "growth-claim"),
+                    ("Growth replays (8)", "growth-replay")]:
+    values = kind_cpu(kind)
+    if any(v is not None for v in values):
+        lines.append(f"| {label} | {spread(values)[0]} | {spread(kind_cpu(kind, True))[0]} | {sum(v is not None for v in values)} |")
+lines.append("")
 
 lines += ["## Windows", "", "CPU columns: share of the whole machine (all cores) used during the window by Payonce's JVM, "
           "by PostgreSQL and by the load generator (wrk or pgbench); what is left was idle or used by others.", "",
-          "| Window | Throughput (per s) | p50 ms (pgbench: average) | p90 ms | p99 ms | Non-2xx / failed | CPU steal % | JVM % | PostgreSQL % | Load generator % |",
-          "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+          "| Window | Throughput (per s) | p50 ms (pgbench: average) | p90 ms | p99 ms | Non-2xx / failed | CPU steal % | JVM % | PostgreSQL % | Load generator % | JVM CPU ms per request |",
+          "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
 for name, kind in windows:
     r = results[name]
     mark = " (steal > 5 %)" if steal[name] > 5 else ""
     j, p, l = cpu[name]
-    lines.append(f"| {name}{mark} | {fmt(r['rps'])} | {fmt(r['p50'], 2)} | {fmt(r['p90'], 2)} | {fmt(r['p99'], 2)} | {r['non2xx']} | {steal[name]:.1f} | {j:.0f} | {p:.0f} | {l:.0f} |")
+    lines.append(f"| {name}{mark} | {fmt(r['rps'])} | {fmt(r['p50'], 2)} | {fmt(r['p90'], 2)} | {fmt(r['p99'], 2)} | {r['non2xx']} | {steal[name]:.1f} | {j:.0f} | {p:.0f} | {l:.0f} | {fmt(cpu_per_request(name), 3)} |")
 lines += ["", "pgbench rows give transactions (one whole payment or replay script) per second and the "
           "average latency in the p50 column. A replay window's few non-2xx answers are most likely 409s for "
           "keys whose requests were still in flight when the preceding claim window ended.", ""]
 
-lines += ["## Growth", "", "| Rows in idempotency_records | Claim p50 ms | Claim p99 ms | Replay p50 ms | Replay p99 ms |",
-          "| --- | --- | --- | --- | --- |"]
-for rows in ["0"] + growth:
-    lines.append(f"| {int(rows):,} | {fmt(claims[rows].get('p50'), 2)} | {fmt(claims[rows].get('p99'), 2)} | {fmt(replays[rows].get('p50'), 2)} | {fmt(replays[rows].get('p99'), 2)} |")
+lines += ["## Growth", "", f"Sizes alternate within each of {rounds} round(s) (empty, then each size); each ratio "
+          "compares windows of the same round.", "",
+          "| Round | Rows in idempotency_records | Claim p50 ms | Claim p99 ms | Claim p99 / empty | Replay p50 ms | Replay p99 ms |",
+          "| --- | --- | --- | --- | --- | --- | --- |"]
+for rnd in range(1, rounds + 1):
+    empty = growth_window("claim", "0", rnd)
+    for rows in ["0"] + growth:
+        claim, replay = growth_window("claim", rows, rnd), growth_window("replay", rows, rnd)
+        ratio = claim["p99"] / empty["p99"] if claim.get("p99") and empty.get("p99") else None
+        lines.append(f"| {rnd} | {int(rows):,} | {fmt(claim.get('p50'), 2)} | {fmt(claim.get('p99'), 2)} | {fmt(ratio, 2)} | {fmt(replay.get('p50'), 2)} | {fmt(replay.get('p99'), 2)} |")
+for rows in growth:
+    lines.append("")
+    lines.append(f"Claim p99 at {int(rows):,} rows / empty over the rounds: {spread(growth_ratios(rows))[0]} (min / median / max).")
 clean_claim = results.get("cleanup-claim", {})
 exhausted = len(cleanup) == 4 and int(cleanup[1]) == 0
+last_largest = growth_window("claim", largest, rounds)
 lines += ["", f"Cleanup: {fmt(deleted_per_s, 0)} expired records deleted per second (batches of 1,000 every second"
           f"{'; all 1,000,000 were gone before the window ended, so this is a lower bound' if exhausted else ''}) "
           f"while new payments ran at 8 connections; their p99 was {fmt(clean_claim.get('p99'), 2)} ms, against "
-          f"{fmt(claims[largest].get('p99'), 2)} ms without cleanup in the growth phase at {int(largest):,} rows "
+          f"{fmt(last_largest.get('p99'), 2)} ms without cleanup in the growth phase's last round at {int(largest):,} rows "
           "(the cleanup phase adds the 1,000,000 expired rows to those).", ""]
 
 storm = results.get("storm", {})
@@ -190,14 +268,19 @@ lines += ["## Storm and mix", "",
           f"Storm: {storm.get('requests', 0):,} requests on {storm_keys} keys (each key for one second at 256 "
           f"connections): {storm.get('non2xx', 0):,} answered 409 in progress, the rest 201; ledger charges per key "
           f"{storm_min}-{storm_max}.", "",
+          f"Refund storm: {results.get('refund-storm', {}).get('requests', 0):,} requests on {rstorm_keys} keys: "
+          f"{results.get('refund-storm', {}).get('non2xx', 0):,} non-2xx (409 in progress); provider refunds per key "
+          f"{rstorm_min}-{rstorm_max}.", "",
           f"Mix (90 % new, 10 % retries): {fmt(results.get('mix', {}).get('rps'))} requests/s, p99 "
           f"{fmt(results.get('mix', {}).get('p99'), 2)} ms, {results.get('mix', {}).get('non2xx', 0)} non-2xx.", ""]
 
 # Latency chart: p50, p90 and p99 of each Payonce scenario's last window.
 chart = [("new", "new-service-%d" % pairs), ("replay", "replay-service-%d" % pairs),
-         ("baseline", "replay-baseline-%d" % pairs), ("mix", "mix"), ("storm", "storm"), ("slow", "slow"),
-         ("claim-empty", "growth-claim-0"), (f"claim-{rows_label(largest)}", f"growth-claim-{largest}"),
-         ("replay-empty", "growth-replay-0"), (f"replay-{rows_label(largest)}", f"growth-replay-{largest}")]
+         ("baseline", "replay-baseline-%d" % pairs), ("refund", "refund-new-%d" % pairs), ("refund-replay", "refund-replay-%d" % pairs),
+         ("mix", "mix"), ("storm", "storm"), ("refund-storm", "refund-storm"), ("slow", "slow-%d" % pairs),
+         ("instant", "instant-%d" % pairs),
+         ("claim-empty", "growth-claim-0-%d" % rounds), (f"claim-{rows_label(largest)}", f"growth-claim-{largest}-{rounds}"),
+         ("replay-empty", "growth-replay-0-%d" % rounds), (f"replay-{rows_label(largest)}", f"growth-replay-{largest}-{rounds}")]
 data = os.path.join(raw, "latency.dat")
 with open(data, "w") as f:
     for label, name in chart:
@@ -214,6 +297,19 @@ set style data histograms; set style histogram clustered gap 1; set style fill s
 set xtics rotate by -30; set key top left;
 plot '{data}' using 2:xtic(1) title 'p50', '' using 3 title 'p90', '' using 4 title 'p99'
 """], check=False)
+profiles = [("New payments (32 connections)", "profile-new-payments"), ("Replays (32)", "profile-replays"),
+            ("New refunds (32)", "profile-new-refunds"), ("Refund replays (32)", "profile-refund-replays"),
+            ("Slow provider (200 ms, 200 connections)", "profile-slow")]
+if any(os.path.exists(os.path.join(raw, name + ".md")) for _, name in profiles):
+    lines += ["## Profiles", "", "JFR (`settings=profile`, plus `jdk.VirtualThreadPinned` at any duration) over one "
+              "extra, unmeasured window of each scenario; the recordings are `raw/profile-*.jfr` (open them with "
+              "`jfr view` or JDK Mission Control). Each CPU sample counts for the first frame on its stack that is "
+              "not the JDK's own.", ""]
+    for label, name in profiles:
+        path = os.path.join(raw, name + ".md")
+        if os.path.exists(path):
+            lines += [f"### {label}", "", open(path).read().strip(), ""]
+
 lines += ["![Latency per scenario](latency.png)", "", "Raw wrk and pgbench output, the server logs and "
           "the CPU steal of every window are in `raw/`.", ""]
 

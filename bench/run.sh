@@ -14,7 +14,10 @@ PAIRS="${BENCH_PAIRS:-3}"                 # alternating repetitions of each serv
 GROWTH="${BENCH_GROWTH:-1000000 10000000}" # idempotency_records sizes for the growth phase
 PORT="${BENCH_PORT:-18080}"
 RESTART_WARMUP="${BENCH_RESTART_WARMUP:-60}" # seconds of load after each restart before measuring
-DB=payonce_bench
+ROUNDS="${BENCH_GROWTH_ROUNDS:-$PAIRS}"   # alternating rounds of the growth phase (empty, sizes..., empty, ...)
+POOL="${BENCH_POOL:-32}"                  # Hikari pool of each Payonce instance
+PROFILE_WINDOW="${BENCH_PROFILE_WINDOW:-$WINDOW}" # seconds of each JFR-profiled window
+DB="${BENCH_DB:-payonce_bench}"
 STAMP=$(date -u +%Y-%m-%d-%H%M)
 OUT="$BENCH_DIR/results/$STAMP"
 RAW="$OUT/raw"
@@ -23,6 +26,7 @@ mkdir -p "$RAW"
 
 source scripts/find-jdk.sh
 source scripts/ensure-postgres.sh
+source bench/lib.sh
 
 if ! command -v wrk > /dev/null || ! command -v gnuplot > /dev/null || [ ! -x /usr/bin/time ]; then
   echo "Installing wrk, gnuplot and time from Debian's packages"
@@ -34,27 +38,32 @@ sql() { psql -h "$PGHOST_ADDR" -p "$PGPORT_NUM" -U postgres -d "$DB" -v ON_ERROR
 psql -h "$PGHOST_ADDR" -p "$PGPORT_NUM" -U postgres -d postgres -v ON_ERROR_STOP=1 -q \
   -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
 
-echo "Building the jar"
-MAVEN_ARGS="--batch-mode --no-transfer-progress -q" ./mvnw -DskipTests package
-JAR=$(ls target/payonce-*.jar | grep -v original | head -1)
+if [ -n "${BENCH_JAR:-}" ]; then
+  JAR="$BENCH_JAR" # a jar built before, for a run next to other builds
+else
+  echo "Building the jar"
+  MAVEN_ARGS="--batch-mode --no-transfer-progress -q" ./mvnw -DskipTests package
+  JAR=$(ls target/payonce-*.jar | grep -v original | head -1)
+fi
 
 ADMIN_TOKEN="bench-$(head -c 24 /dev/urandom | base64 | tr -d '/+=')"
 PAYONCE_PID=""
 
-start_payonce() { # start_payonce NAME [--setting=value ...]
-  local name="$1"
+start_payonce() { # start_payonce NAME [--setting=value ...]: sets PAYONCE_PID (SLOW_PID for NAME slow, on PORT + 1)
+  local name="$1" port="$PORT"
   shift
+  [ "$name" = slow ] && port=$((PORT + 1))
   SPRING_DATASOURCE_URL="jdbc:postgresql://$PGHOST_ADDR:$PGPORT_NUM/$DB" \
   SPRING_DATASOURCE_USERNAME=postgres SPRING_DATASOURCE_PASSWORD="" \
   PAYONCE_SECURITY_ADMIN_TOKEN="$ADMIN_TOKEN" \
     "$JAVA_HOME/bin/java" -jar "$JAR" --spring.profiles.active=bench --payonce.benchmark.baseline.enabled=true \
-      --server.port="$PORT" \
-      --spring.datasource.hikari.maximum-pool-size=32 --payonce.idempotency.cleanup.enabled="${CLEANUP:-false}" \
+      --server.port="$port" \
+      --spring.datasource.hikari.maximum-pool-size="$POOL" --payonce.idempotency.cleanup.enabled="${CLEANUP:-false}" \
       --payonce.security.rate-limit.enabled=false --payonce.idempotency.quota.max-live-records=0 \
       "$@" > "$RAW/payonce-$name.log" 2>&1 &
-  PAYONCE_PID=$!
-  for _ in $(seq 1 120); do
-    if curl -sf "http://127.0.0.1:$PORT/actuator/health" > /dev/null; then
+  if [ "$name" = slow ]; then SLOW_PID=$!; else PAYONCE_PID=$!; fi
+  for _ in $(seq 1 600); do # start-up takes minutes on a busy machine
+    if curl -sf "http://127.0.0.1:$port/actuator/health" > /dev/null; then
       return 0
     fi
     sleep 1
@@ -70,16 +79,25 @@ stop_payonce() {
     PAYONCE_PID=""
   fi
 }
-trap stop_payonce EXIT
+SLOW_PID=""
+stop_slow() {
+  if [ -n "$SLOW_PID" ]; then
+    kill "$SLOW_PID" 2> /dev/null || true
+    wait "$SLOW_PID" 2> /dev/null || true
+    SLOW_PID=""
+  fi
+}
+trap 'stop_slow; stop_payonce' EXIT
 
 # Clock ticks: the whole machine's (total, steal), then CPU used so far by Payonce's JVM and by
 # PostgreSQL (every server process, plus the postmaster's reaped children, so backends that come
 # and go inside a window still count).
+# The JVM measured is CPU_PID's when set (the slow-provider instance), else PAYONCE_PID's.
 cpu_counters() {
-  local machine java=0 postgres=0 master
+  local machine java=0 postgres=0 master pid="${CPU_PID:-$PAYONCE_PID}"
   machine=$(awk '/^cpu / { total = 0; for (i = 2; i <= NF; i++) total += $i; print total, $9 }' /proc/stat)
-  if [ -n "$PAYONCE_PID" ] && [ -r "/proc/$PAYONCE_PID/stat" ]; then
-    java=$(awk '{ print $14 + $15 }' "/proc/$PAYONCE_PID/stat")
+  if [ -n "$pid" ] && [ -r "/proc/$pid/stat" ]; then
+    java=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
   fi
   master=$(head -1 "$(ls -d /var/lib/postgresql/*/main | head -1)/postmaster.pid" 2> /dev/null || true)
   for pid in $(pgrep -u postgres); do
@@ -92,26 +110,39 @@ cpu_counters() {
   echo "$machine $java $postgres"
 }
 
-window() { # window NAME KIND COMMAND...: runs one measured window; records CPU steal and who used the CPU
-  local name="$1" kind="$2"
+window() { # window NAME KIND COMMAND...: runs one measured window; records CPU steal, who used the CPU, and the JVM's CPU time
+  local name="$1" kind="$2" pid="${CPU_PID:-$PAYONCE_PID}"
   shift 2
-  local before after started ended
+  local before after started ended jit_before jit_after
   before=$(cpu_counters)
+  jit_before=$(jvm_jit_ms "$pid")
   started=$(date +%s.%N)
   LOADGEN_CPU="$RAW/$name.loadgen-cpu" "$@" > "$RAW/$name.txt" 2>&1
   ended=$(date +%s.%N)
   after=$(cpu_counters)
-  echo "$before $after $started $ended $(cat "$RAW/$name.loadgen-cpu")" | awk -v n="$name" -v k="$kind" -v hz="$(getconf CLK_TCK)" -v cores="$(nproc)" '{
+  jit_after=$(jvm_jit_ms "$pid")
+  # Columns: name, kind, steal %, JVM %, PostgreSQL %, load generator % (shares of all cores),
+  # JVM CPU ms, of which JIT compiler threads ms.
+  echo "$before $after $started $ended $(cat "$RAW/$name.loadgen-cpu") $jit_before $jit_after" | awk -v n="$name" -v k="$kind" -v hz="$(getconf CLK_TCK)" -v cores="$(nproc)" '{
       steal = ($5 - $1) > 0 ? 100 * ($6 - $2) / ($5 - $1) : 0
       seconds = ($10 - $9) * cores
-      printf "%s\t%s\t%.1f\t%.1f\t%.1f\t%.1f\n", n, k, steal,
-        100 * ($7 - $3) / hz / seconds, 100 * ($8 - $4) / hz / seconds, 100 * ($11 + $12) / seconds
+      printf "%s\t%s\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%.0f\n", n, k, steal,
+        100 * ($7 - $3) / hz / seconds, 100 * ($8 - $4) / hz / seconds, 100 * ($11 + $12) / seconds,
+        1000 * ($7 - $3) / hz, $14 - $13
     }' >> "$RAW/windows.tsv"
   echo "  $name done"
 }
 
-wrk_run() { # wrk_run SCRIPT CONNECTIONS SECONDS
-  RUN="$RUN" /usr/bin/time -f "%U %S" -o "$LOADGEN_CPU" wrk -t2 -c"$2" -d"$3"s --timeout 30s --latency -s "$BENCH_DIR/lua/$1.lua" "http://127.0.0.1:$PORT"
+profile() { # profile NAME COMMAND...: one extra, unmeasured window recorded by JFR into raw/NAME.jfr and summarised in raw/NAME.md
+  local name="$1"
+  shift
+  LOADGEN_CPU=/dev/null jfr_profile "${CPU_PID:-$PAYONCE_PID}" "$RAW/$name.jfr" "$@" > "$RAW/$name.txt" 2>&1
+  jfr_summary "$RAW/$name.jfr" > "$RAW/$name.md" || echo "(no summary: jfr failed)" > "$RAW/$name.md"
+  echo "  $name profiled"
+}
+
+wrk_run() { # wrk_run SCRIPT CONNECTIONS SECONDS (TARGET_PORT: another instance than PORT's)
+  RUN="$RUN" /usr/bin/time -f "%U %S" -o "$LOADGEN_CPU" wrk -t2 -c"$2" -d"$3"s --timeout 30s --latency -s "$BENCH_DIR/lua/$1.lua" "http://127.0.0.1:${TARGET_PORT:-$PORT}"
 }
 
 pgbench_run() { # pgbench_run SQL CONNECTIONS
@@ -146,43 +177,91 @@ for i in $(seq 1 "$PAIRS"); do
   RUN="x" window "replay-pgbench-$i" replay-pgbench pgbench_run replay 32
 done
 
-echo "Same-key storm, 256 connections"
+# Refunds need SUCCEEDED payments of the bench client: those of the windows above.
+REFUND_PAYMENTS="$RAW/refund-payments.txt"
+sql "SELECT id FROM payments WHERE client_id = '$CLIENT_ID' AND status = 'SUCCEEDED' ORDER BY id" > "$REFUND_PAYMENTS"
+export REFUND_PAYMENTS
+echo "Refunds: new refunds, refund replays and the no-database baseline, $PAIRS rounds ($(wc -l < "$REFUND_PAYMENTS") payments to refund)"
+for i in $(seq 1 "$PAIRS"); do
+  RUN="rnew$i" window "refund-new-$i" refund-new wrk_run new-refunds 32 "$WINDOW"
+  REPLAY_RUN="rnew1" RUN="x" window "refund-replay-$i" refund-replay wrk_run refund-replays 32 "$WINDOW"
+  RUN="rbase$i" window "refund-baseline-$i" refund-baseline wrk_run baseline 32 "$WINDOW"
+done
+
+echo "Same-key storms, 256 connections: payments, then refunds"
 RUN="storm" window storm storm wrk_run storm 256 "$WINDOW"
 sql "SELECT count(*) || ' ' || coalesce(min(charges), 0) || ' ' || coalesce(max(charges), 0)
      FROM (SELECT r.idempotency_key, count(c.provider_reference) AS charges
            FROM idempotency_records r
            LEFT JOIN simulated_provider_charges c ON c.provider_idempotency_key = 'payonce-payment-' || r.resource_id
            WHERE r.idempotency_key LIKE 'storm-%' GROUP BY r.idempotency_key) per_key" > "$RAW/storm-charges.txt"
+RUN="rstorm" window refund-storm refund-storm wrk_run refund-storm 256 "$WINDOW"
+sql "SELECT count(*) || ' ' || coalesce(min(refunds), 0) || ' ' || coalesce(max(refunds), 0)
+     FROM (SELECT r.idempotency_key, count(p.provider_reference) AS refunds
+           FROM idempotency_records r
+           LEFT JOIN simulated_provider_refunds p ON p.provider_idempotency_key = 'payonce-refund-' || r.resource_id
+           WHERE r.idempotency_key LIKE 'rstorm-%' GROUP BY r.idempotency_key) per_key" > "$RAW/refund-storm-refunds.txt"
 
 echo "Mix: 90 % new, 10 % retries"
 RUN="mix" window mix mix wrk_run mix 32 "$WINDOW"
-stop_payonce
 
-echo "Slow provider: 200 ms, 200 connections"
+echo "JFR profiles (CPU, allocation, virtual-thread pinning), one unmeasured window each"
+RUN="pnew" profile profile-new-payments wrk_run new-payments 32 "$PROFILE_WINDOW"
+REPLAY_RUN="new1" RUN="x" profile profile-replays wrk_run replays 32 "$PROFILE_WINDOW"
+RUN="pref" profile profile-new-refunds wrk_run new-refunds 32 "$PROFILE_WINDOW"
+REPLAY_RUN="rnew1" RUN="x" profile profile-refund-replays wrk_run refund-replays 32 "$PROFILE_WINDOW"
+
+echo "Slow provider (200 ms) against the instant one, 200 connections, $PAIRS pairs"
+# A second instance with the 200 ms provider on PORT + 1, the first one (instant) kept warm:
+# their windows alternate, so the ratio compares the two in the same conditions.
 start_payonce slow --payonce.gateway.simulator.latency=200ms
-LOADGEN_CPU=/dev/null RUN="slowwarm" wrk_run new-payments 200 "$RESTART_WARMUP" > "$RAW/warmup-slow.txt" 2>&1
-RUN="slow" window slow slow wrk_run new-payments 200 "$WINDOW"
-stop_payonce
+SLOW_PORT=$((PORT + 1))
+LOADGEN_CPU=/dev/null RUN="slowwarm" TARGET_PORT="$SLOW_PORT" wrk_run new-payments 200 "$RESTART_WARMUP" > "$RAW/warmup-slow.txt" 2>&1
+for i in $(seq 1 "$PAIRS"); do
+  RUN="slow$i" CPU_PID="$SLOW_PID" TARGET_PORT="$SLOW_PORT" window "slow-$i" slow wrk_run new-payments 200 "$WINDOW"
+  RUN="instant$i" window "instant-$i" instant wrk_run new-payments 200 "$WINDOW"
+done
+RUN="pslow" CPU_PID="$SLOW_PID" TARGET_PORT="$SLOW_PORT" profile profile-slow wrk_run new-payments 200 "$PROFILE_WINDOW"
+stop_slow
 
-echo "Growth: claim and replay latency at 0 and ${GROWTH// /, } rows"
-start_payonce growth
-LOADGEN_CPU=/dev/null RUN="growwarm" wrk_run mix 32 "$RESTART_WARMUP" > "$RAW/warmup-growth.txt" 2>&1
+echo "Growth: claim and replay latency at 0 and ${GROWTH// /, } rows, $ROUNDS alternating rounds"
+# Each size is its own table, loaded once and renamed into place as idempotency_records for its
+# windows (PostgreSQL re-plans the server's prepared statements after the rename): the sizes
+# alternate without reloading millions of rows between windows.
 # CASCADE: every table that references payments (refunds, webhook events) goes too.
 sql "TRUNCATE idempotency_records, payments, simulated_provider_charges, simulated_provider_refunds CASCADE"
-loaded=0
-for rows in 0 $GROWTH; do
-  if [ "$rows" -gt "$loaded" ]; then
-    echo "  loading $((rows - loaded)) rows"
-    sql "INSERT INTO idempotency_records (client_id, idempotency_key, operation, request_fingerprint, status, attempt,
-           resource_id, response_status, response_headers, response_body, created_at, completed_at, expires_at)
-         SELECT 'growth', 'g-' || n, 'payment', md5(n::text) || md5((n + 1)::text), 'COMPLETED', 1, gen_random_uuid(), 201,
-           '{}', '{}', now(), now(), now() + interval '30 days'
-         FROM generate_series($loaded + 1, $rows) AS n"
-    sql "VACUUM ANALYZE idempotency_records"
-    loaded=$rows
+for rows in $GROWTH; do
+  echo "  loading $rows rows"
+  sql "DROP TABLE IF EXISTS bench_growth_$rows"
+  sql "CREATE TABLE bench_growth_$rows (LIKE idempotency_records INCLUDING ALL)"
+  sql "INSERT INTO bench_growth_$rows (client_id, idempotency_key, operation, request_fingerprint, status, attempt,
+         resource_id, response_status, response_headers, response_body, created_at, completed_at, expires_at)
+       SELECT 'growth', 'g-' || n, 'payment', md5(n::text) || md5((n + 1)::text), 'COMPLETED', 1, gen_random_uuid(), 201,
+         '{}', '{}', now(), now(), now() + interval '30 days'
+       FROM generate_series(1, $rows) AS n"
+  sql "VACUUM ANALYZE bench_growth_$rows"
+done
+live=0
+use_rows() { # use_rows N: the table of N rows becomes idempotency_records
+  if [ "$1" != "$live" ]; then
+    sql "BEGIN; ALTER TABLE idempotency_records RENAME TO bench_growth_$live;
+         ALTER TABLE bench_growth_$1 RENAME TO idempotency_records; COMMIT"
+    live=$1
   fi
-  RUN="grow$rows" window "growth-claim-$rows" growth-claim wrk_run new-payments 8 "$WINDOW"
-  REPLAY_RUN="grow$rows" REPLAY_KEYS=200 RUN="x" window "growth-replay-$rows" growth-replay wrk_run replays 8 "$WINDOW"
+}
+for round in $(seq 1 "$ROUNDS"); do
+  for rows in 0 $GROWTH; do
+    use_rows "$rows"
+    RUN="grow$rows-$round" window "growth-claim-$rows-$round" growth-claim wrk_run new-payments 8 "$WINDOW"
+    REPLAY_RUN="grow$rows-$round" REPLAY_KEYS=200 RUN="x" window "growth-replay-$rows-$round" growth-replay wrk_run replays 8 "$WINDOW"
+  done
+done
+# The cleanup phase runs on the largest table, as a long-lived deployment would.
+use_rows "${GROWTH##* }"
+for rows in 0 $GROWTH; do
+  if [ "$rows" != "$live" ]; then
+    sql "DROP TABLE IF EXISTS bench_growth_$rows"
+  fi
 done
 stop_payonce
 
@@ -204,5 +283,5 @@ echo "$before $after $started $ended" > "$RAW/cleanup.txt"
 stop_payonce
 
 echo "Writing the report"
-python3 "$BENCH_DIR/report.py" "$OUT" "$WINDOW" "$PAIRS" "$GROWTH"
+python3 "$BENCH_DIR/report.py" "$OUT" "$WINDOW" "$PAIRS" "$GROWTH" "$ROUNDS"
 echo "Report: $OUT/report.md"

@@ -1,6 +1,8 @@
 package dev.payonce;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -72,10 +74,21 @@ class LibraryLogGuard implements ApplicationListener<ApplicationEnvironmentPrepa
 
 	static final class Filter extends TurboFilter {
 
+		/**
+		 * {@link #guarded} per logger name: Logback asks this filter on every level check
+		 * ({@code isDebugEnabled()} included), many times per request, and the set of
+		 * logger names is fixed by the code.
+		 */
+		private final Map<String, Boolean> decisions = new ConcurrentHashMap<>();
+
 		@Override
 		public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params,
 				Throwable t) {
-			if (level != null && !level.isGreaterOrEqual(Level.WARN) && guarded(logger.getName())) {
+			// Below the logger's own level the event is refused anyway: the common case
+			// (a library asking isTraceEnabled()) costs two comparisons.
+			if (level != null && level.levelInt < Level.WARN_INT
+					&& level.levelInt >= logger.getEffectiveLevel().levelInt
+					&& this.decisions.computeIfAbsent(logger.getName(), LibraryLogGuard::guarded)) {
 				return FilterReply.DENY;
 			}
 			return FilterReply.NEUTRAL;

@@ -12,7 +12,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * This instance's cache of API key digest to active client (docs/design.md section 11).
+ * This instance's cache of API key digest to active client (docs/design.md section 12).
  *
  * <p>
  * Rules, each proved by {@code ApiKeyCacheTests}:

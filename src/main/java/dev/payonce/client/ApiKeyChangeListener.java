@@ -22,7 +22,7 @@ import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Keeps {@link ApiKeyCache} honest (docs/design.md section 11): one platform thread holds
+ * Keeps {@link ApiKeyCache} honest (docs/design.md section 12): one platform thread holds
  * one direct connection to PostgreSQL, outside the connection pool, that {@code LISTEN}s
  * on {@value #CHANNEL}, and forgets every cached key on each notification there. The
  * channel is notified by a trigger in the transaction that rotates a key or disables a

@@ -84,7 +84,7 @@ public class ClientAdministration {
 	 * one key works, the last one issued. A rotation racing a disable either sees the
 	 * client disabled (empty) or is revoked by it. Every instance forgets its cached keys
 	 * once this commits: this one before the method returns, the others when the
-	 * notification arrives (docs/design.md section 11).
+	 * notification arrives (docs/design.md section 12).
 	 * @param clientId the client
 	 * @param live the new key's kind
 	 * @return the client and its new key, or empty if there is no such active client
@@ -105,7 +105,7 @@ public class ClientAdministration {
 
 	/**
 	 * Disables a client: its keys stop working at once (on other instances, once the
-	 * notification arrives: docs/design.md section 11). Its payments stay.
+	 * notification arrives: docs/design.md section 12). Its payments stay.
 	 * @param clientId the client
 	 * @return the client as it is now, or empty if there is no such client
 	 */
@@ -122,7 +122,7 @@ public class ClientAdministration {
 	/**
 	 * The active client an API key belongs to, looked up by the key's digest in this
 	 * instance's cache when it is trusted, otherwise in the database (docs/design.md
-	 * section 11). A key revoked or a client disabled is refused by this instance as soon
+	 * section 12). A key revoked or a client disabled is refused by this instance as soon
 	 * as the change committed here, and by the others as soon as its notification
 	 * arrived; an instance whose listener is not subscribed asks the database.
 	 * @param key the presented key

@@ -7,7 +7,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The API key cache and its listener (docs/design.md section 11). The listener connects
+ * The API key cache and its listener (docs/design.md section 12). The listener connects
  * with {@code payonce.security.key-cache.listener-*}, each defaulting to the
  * application's own datasource ({@link JdbcConnectionDetails}:
  * {@code spring.datasource.*}, or a service connection).

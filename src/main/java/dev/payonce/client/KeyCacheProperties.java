@@ -12,7 +12,7 @@ import org.springframework.validation.annotation.Validated;
 
 /**
  * The per-instance cache of API key to client, under {@code payonce.security.key-cache.*}
- * (docs/design.md section 11). Each instance keeps the clients of recently used active
+ * (docs/design.md section 12). Each instance keeps the clients of recently used active
  * keys in memory and forgets all of them when a PostgreSQL notification says a key or
  * client changed; it trusts the cache only while its listening connection is subscribed
  * and answers its probes, and otherwise looks every key up in the database (fail closed).

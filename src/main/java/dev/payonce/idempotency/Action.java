@@ -20,12 +20,26 @@ public sealed interface Action<T> {
 	/**
 	 * No final answer yet (the provider refused before acting, or its outcome is
 	 * unknown): the engine ends the lease at once, so the next request with the key takes
-	 * the record over and drives the same resource again.
+	 * the record over and drives the same resource again. {@code step} runs in the same
+	 * fenced release transaction, only while this attempt still holds the record (for
+	 * example, recording what the provider's answer proved, or a new provider key
+	 * generation).
 	 *
 	 * @param <T> the operation's reason type
 	 * @param reason why, for the caller to render
+	 * @param step the change to commit with the release
 	 */
-	record Release<T>(T reason) implements Action<T> {
+	record Release<T>(T reason, ReleaseStep step) implements Action<T> {
+
+		/**
+		 * A release that changes nothing but the lease.
+		 * @param reason why, for the caller to render
+		 */
+		public Release(T reason) {
+			this(reason, (resourceId) -> {
+			});
+		}
+
 	}
 
 }

@@ -6,8 +6,8 @@ import java.util.UUID;
  * The write that completes an operation. The engine runs it inside the completion
  * transaction, after locking the record for the attempt that still holds it; if another
  * attempt took the record over, it never runs. Whatever it writes must be flushed before
- * it returns (for JPA, {@code saveAndFlush}), so that a constraint failure rolls the
- * completion back instead of surfacing at commit.
+ * it returns (for JPA, {@code flush} or {@code saveAndFlush}), so that a constraint
+ * failure rolls the completion back instead of surfacing at commit.
  */
 @FunctionalInterface
 public interface FinishStep {

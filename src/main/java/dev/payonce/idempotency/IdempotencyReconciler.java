@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.stereotype.Component;
 
 /**
@@ -139,10 +140,35 @@ public class IdempotencyReconciler {
 			return settle(step, lease);
 		}
 		catch (RuntimeException ex) {
-			log.error("Reconciliation failed for {} {}; lease released for a later run", lease.operation(),
-					lease.resourceId(), ex);
-			this.idempotency.release(lease);
+			if (!StoppableJob.isDatabaseFailure(ex)) {
+				log.error("Reconciliation failed for {} {}; lease released for a later run", lease.operation(),
+						lease.resourceId(), ex);
+			}
+			else {
+				log.warn("Reconciliation of {} {} stopped: database unavailable ({} caused by {})", lease.operation(),
+						lease.resourceId(), ex.getClass().getName(),
+						NestedExceptionUtils.getMostSpecificCause(ex).getClass().getName());
+			}
+			releaseIfReachable(lease);
 			return "released";
+		}
+	}
+
+	/**
+	 * Releases a lease whose settling failed, so a retry or the next run may take the
+	 * record over at once; if the database cannot be reached for that either, the lease
+	 * simply runs out (the record is then stale for the next run).
+	 */
+	private void releaseIfReachable(Lease lease) {
+		try {
+			this.idempotency.release(lease);
+		}
+		catch (RuntimeException ex) {
+			if (!StoppableJob.isDatabaseFailure(ex)) {
+				throw ex;
+			}
+			log.warn("Lease of {} {} left to run out: database unavailable ({})", lease.operation(), lease.resourceId(),
+					ex.getClass().getName());
 		}
 	}
 

@@ -152,7 +152,7 @@ public class IdempotencyService {
 				// Another attempt took the key over and will complete the same resource.
 				.orElseGet(() -> new Execution.InProgress<>(this.properties.retryAfter()));
 			case Action.Release<T> release -> {
-				release(lease);
+				release(lease, release.step());
 				yield new Execution.Released<>(lease.resourceId(), release.reason(), this.properties.retryAfter());
 			}
 		};

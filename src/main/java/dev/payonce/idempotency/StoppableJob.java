@@ -5,9 +5,15 @@ import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.BooleanSupplier;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.NestedExceptionUtils;
+import org.springframework.dao.DataAccessException;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
+import org.springframework.transaction.TransactionException;
 
 /**
  * A job that runs at a fixed delay and stops cleanly: on shutdown no new run starts, and
@@ -15,8 +21,17 @@ import org.springframework.scheduling.config.ScheduledTaskRegistrar;
  * waited for, up to {@code spring.lifecycle.timeout-per-shutdown-phase}, before the
  * connection pool closes (docs/design.md, graceful shutdown). What a run does once told
  * to stop (finish its batch, release its leases) is the job's own.
+ *
+ * <p>
+ * A run that fails because the database cannot be reached or breaks off (a restart, a
+ * terminated session) is logged at {@code WARN} with exception types only, and the next
+ * run starts after the interval as usual: an outage is an operational event, not a bug
+ * (docs/design.md, "The database goes away"). Any other failure still reaches the
+ * scheduler's error handler, which logs it at {@code ERROR}.
  */
 abstract class StoppableJob implements SchedulingConfigurer, SmartLifecycle {
+
+	private static final Logger log = LoggerFactory.getLogger(StoppableJob.class);
 
 	private final String name;
 
@@ -56,9 +71,29 @@ abstract class StoppableJob implements SchedulingConfigurer, SmartLifecycle {
 				run(() -> this.stopping);
 			}
 		}
+		catch (RuntimeException ex) {
+			if (!isDatabaseFailure(ex)) {
+				throw ex;
+			}
+			log.warn("The {} run stopped: database unavailable ({} caused by {}); the next run tries again", this.name,
+					ex.getClass().getName(), NestedExceptionUtils.getMostSpecificCause(ex).getClass().getName());
+		}
 		finally {
 			this.runs.readLock().unlock();
 		}
+	}
+
+	/**
+	 * Whether {@code ex} is a database failure: a {@link DataAccessException} or a
+	 * {@link TransactionException} anywhere in its cause chain.
+	 */
+	static boolean isDatabaseFailure(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause instanceof DataAccessException || cause instanceof TransactionException) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	@Override

@@ -1,5 +1,7 @@
 package dev.payonce.payment;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What Payonce asks the provider to charge; the same on every attempt of one provider key
  * generation, so the provider's idempotency layer sees the same parameters under the key.
@@ -12,8 +14,25 @@ package dev.payonce.payment;
  * @param paymentMethod the provider's payment method token, for example
  * {@code pm_card_visa}
  * @param orderId the client's order id, passed as a description
+ * @param providerReference the provider's id of the payment's charge when an earlier
+ * answer named it while the payment is still {@code PENDING} (docs/design.md section 5),
+ * else {@code null}: a lookup then reads that charge by id, which is consistent, instead
+ * of searching
  */
 public record ChargeRequest(PaymentId paymentId, String providerIdempotencyKey, Money amount, String paymentMethod,
-		String orderId) {
+		String orderId, @Nullable String providerReference) {
+
+	/**
+	 * A charge whose provider reference is not known.
+	 * @param paymentId Payonce's payment id
+	 * @param providerIdempotencyKey the provider idempotency key
+	 * @param amount the amount in minor units
+	 * @param paymentMethod the provider's payment method token
+	 * @param orderId the client's order id
+	 */
+	public ChargeRequest(PaymentId paymentId, String providerIdempotencyKey, Money amount, String paymentMethod,
+			String orderId) {
+		this(paymentId, providerIdempotencyKey, amount, paymentMethod, orderId, null);
+	}
 
 }

@@ -1,5 +1,7 @@
 package dev.payonce.payment;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What the provider said about a charge (docs/design.md section 5). Expected outcomes are
  * values, never exceptions.
@@ -33,12 +35,29 @@ public sealed interface GatewayResult {
 	}
 
 	/**
-	 * The outcome is unknown (timeout, reset, 5xx): the provider may or may not have
-	 * charged.
+	 * The outcome is unknown (timeout, reset, 5xx, a charge without a final status yet):
+	 * the provider may or may not have charged.
 	 *
 	 * @param reason a short internal reason, for logs only
+	 * @param providerReference the provider's id of the charge or refund when the answer
+	 * named one (Stripe: a PaymentIntent still {@code processing}, or a 5xx whose error
+	 * carries the PaymentIntent), else {@code null}; the payment keeps it so that a
+	 * lookup reads that object by id instead of searching
+	 * @param replayed whether the provider answered from what it saved under the provider
+	 * idempotency key (Stripe: {@code Idempotent-Replayed: true}): the request under that
+	 * key that executed has ended, and no later request under it is executed again
+	 * (docs/design.md section 5)
 	 */
-	record Unknown(String reason) implements GatewayResult {
+	record Unknown(String reason, @Nullable String providerReference, boolean replayed) implements GatewayResult {
+
+		/**
+		 * An unknown outcome that names no provider object and was not a replay.
+		 * @param reason a short internal reason, for logs only
+		 */
+		public Unknown(String reason) {
+			this(reason, null, false);
+		}
+
 	}
 
 }

@@ -12,6 +12,7 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import jakarta.persistence.Version;
 import org.jspecify.annotations.Nullable;
+import org.springframework.data.domain.Persistable;
 
 import dev.payonce.client.ClientId;
 
@@ -27,7 +28,7 @@ import dev.payonce.client.ClientId;
  */
 @Entity
 @Table(name = "payments")
-public class Payment {
+public class Payment implements Persistable<UUID> {
 
 	@Id
 	private UUID id;
@@ -73,6 +74,13 @@ public class Payment {
 	/** The generation of the provider idempotency key; see {@link PaymentId}. */
 	@Column(name = "provider_key_generation")
 	private int providerKeyGeneration;
+
+	/**
+	 * When a call under the current generation's key was first answered from what the
+	 * provider saved under it; {@code null} until then (docs/design.md section 5).
+	 */
+	@Column(name = "provider_key_replayed_at")
+	private @Nullable Instant providerKeyReplayedAt;
 
 	@Version
 	private @Nullable Long version;
@@ -161,8 +169,54 @@ public class Payment {
 	 */
 	public void startNewProviderKeyGeneration(Instant now) {
 		requirePending("start a new provider key generation for");
+		if (this.providerReference != null) {
+			throw new IllegalStateException("Cannot start a new provider key generation for payment " + this.id
+					+ ": the provider named its charge");
+		}
 		this.providerKeyGeneration++;
+		this.providerKeyReplayedAt = null;
 		this.updatedAt = now;
+	}
+
+	/**
+	 * Records that a charge call under the current provider key generation was answered
+	 * from what the provider saved under the key (Stripe: {@code Idempotent-Replayed}):
+	 * from this moment no request under the key executes again, so a lookup's settle time
+	 * can count from it (docs/design.md section 5). The first such moment is kept.
+	 * @param generation the generation the replayed call was sent under; a replay of an
+	 * older generation records nothing
+	 * @param now when the replay was received (UTC)
+	 * @return whether this call recorded it
+	 * @throws IllegalStateException unless the payment is {@code PENDING}
+	 */
+	public boolean recordProviderKeyReplayed(int generation, Instant now) {
+		requirePending("record a replayed provider key for");
+		if (generation != this.providerKeyGeneration || this.providerKeyReplayedAt != null) {
+			return false;
+		}
+		this.providerKeyReplayedAt = now;
+		this.updatedAt = now;
+		return true;
+	}
+
+	/**
+	 * Keeps the provider's id of the charge as soon as an answer names it, before the
+	 * charge has a final outcome (Stripe: a PaymentIntent still {@code processing}, or a
+	 * 5xx whose error carries the PaymentIntent), so that lookups read it by id and the
+	 * payment never moves to a new provider key generation. The first id named is kept.
+	 * @param providerReference the provider's id of the charge
+	 * @param now when Payonce learned it (UTC)
+	 * @return whether this call stored it
+	 * @throws IllegalStateException unless the payment is {@code PENDING}
+	 */
+	public boolean rememberProviderReference(String providerReference, Instant now) {
+		requirePending("remember the provider reference of");
+		if (this.providerReference != null) {
+			return false;
+		}
+		this.providerReference = providerReference;
+		this.updatedAt = now;
+		return true;
 	}
 
 	private void requirePending(String transition) {
@@ -179,7 +233,7 @@ public class Payment {
 	 */
 	public ChargeRequest chargeRequest() {
 		return new ChargeRequest(id(), id().providerIdempotencyKey(this.providerKeyGeneration), amount(),
-				this.paymentMethod, this.orderId);
+				this.paymentMethod, this.orderId, this.providerReference);
 	}
 
 	public PaymentId id() {
@@ -210,6 +264,15 @@ public class Payment {
 		return this.providerKeyGeneration;
 	}
 
+	/**
+	 * When a call under the current provider key generation was first answered from what
+	 * the provider saved under the key ({@link #recordProviderKeyReplayed}).
+	 * @return that moment (UTC), or {@code null} if no such replay was seen
+	 */
+	public @Nullable Instant providerKeyReplayedAt() {
+		return this.providerKeyReplayedAt;
+	}
+
 	public PaymentStatus status() {
 		return this.status;
 	}
@@ -236,6 +299,26 @@ public class Payment {
 	 */
 	public Instant createdAt() {
 		return this.createdAt;
+	}
+
+	/**
+	 * The id, for Spring Data.
+	 * @return the payment's id
+	 */
+	@Override
+	public UUID getId() {
+		return this.id;
+	}
+
+	/**
+	 * Whether this payment was never stored: its {@code @Version} is set by the first
+	 * {@code INSERT}. Lets Spring Data's {@code save} choose between {@code persist} and
+	 * {@code merge} without probing the entity through a bean wrapper on every call.
+	 * @return {@code true} until the payment is persisted
+	 */
+	@Override
+	public boolean isNew() {
+		return this.version == null;
 	}
 
 }

@@ -73,11 +73,17 @@ class PaymentReconciliation implements ReconciliationStep {
 	 * ({@link #settleTime()}), and no other attempt can act while this lease is held.
 	 */
 	private Settlement notFound(Payment payment, GatewayResult.NotAttempted notFound) {
+		if (payment.providerReference() != null) {
+			// The provider named a charge of this payment: it exists, whatever a lookup
+			// says.
+			return new Settlement.Unsettled(notFound.reason());
+		}
 		if (givenUp(payment)) {
 			return new Settlement.GaveUp(this.payments.failed());
 		}
 		if (this.gateway.replaysFailuresUnderProviderKey()) {
-			return new Settlement.Reattempt(notFound.reason(), this.payments.newProviderKeyGeneration());
+			return new Settlement.Reattempt(notFound.reason(),
+					this.payments.newProviderKeyGeneration(payment.providerKeyGeneration()));
 		}
 		return new Settlement.Unsettled(notFound.reason());
 	}

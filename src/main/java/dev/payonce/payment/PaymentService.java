@@ -155,7 +155,13 @@ public class PaymentService {
 		@Override
 		public Action<GatewayResult> act(Payment payment) {
 			MDC.put("paymentId", payment.id().toString());
-			if (pastChargeWindow(payment)) {
+			boolean pastWindow = pastChargeWindow(payment);
+			if (payment.providerReference() != null || payment.providerKeyReplayedAt() != null) {
+				// A charge call would only be answered from what the provider saved under
+				// the key; what the provider knows comes from a lookup.
+				return settleByLookup(payment, pastWindow);
+			}
+			if (pastWindow) {
 				log.warn("Payment {} unresolved: older than the give-up window, not charged again; left to "
 						+ "reconciliation", payment.id());
 				return new Action.Release<>(
@@ -173,11 +179,93 @@ public class PaymentService {
 				case GatewayResult.Unknown unknown -> {
 					log.warn("Payment {} unresolved (outcome unknown): {}; lease released for a retry", payment.id(),
 							unknown.reason());
-					yield new Action.Release<>(result);
+					yield new Action.Release<>(result, learned(payment.providerKeyGeneration(), unknown));
 				}
 			};
 		}
 
+	}
+
+	/**
+	 * The act step of a payment whose provider key was answered from what the provider
+	 * saved, or whose charge the provider named: one lookup instead of a charge call.
+	 * Found: finished as a charge would be. Not found, and the lookup is proof (the key's
+	 * replay is older than the gateway's lookup settle time, see
+	 * {@link #provesNoCharge}): past the give-up window the payment fails, otherwise it
+	 * moves to its next provider key generation in the fenced release, and the client's
+	 * next retry charges under it. Otherwise released for a later retry.
+	 */
+	private Action<GatewayResult> settleByLookup(Payment payment, boolean pastWindow) {
+		GatewayResult result = lookup(payment);
+		return switch (result) {
+			case GatewayResult.Approved approved -> new Action.Finish<>(succeeded(approved));
+			case GatewayResult.Declined declined -> new Action.Finish<>(declined(declined));
+			case GatewayResult.Unknown unknown -> {
+				log.warn("Payment {} unresolved (lookup: {}); lease released for a retry", payment.id(),
+						unknown.reason());
+				yield new Action.Release<>(result, learned(payment.providerKeyGeneration(), unknown));
+			}
+			case GatewayResult.NotAttempted notFound -> {
+				if (!provesNoCharge(payment)) {
+					log.info("Payment {} unresolved: the provider has no charge for it yet, not proof before the "
+							+ "lookup settle time; lease released for a retry", payment.id());
+					yield new Action.Release<>(new GatewayResult.Unknown("not found within the lookup settle time"));
+				}
+				if (pastWindow) {
+					yield new Action.Finish<>(failed());
+				}
+				yield new Action.Release<>(
+						new GatewayResult.Unknown("no charge under the replayed key: next generation"),
+						newProviderKeyGeneration(payment.providerKeyGeneration()));
+			}
+		};
+	}
+
+	/**
+	 * Whether a lookup that found nothing now proves the provider has no charge for the
+	 * payment under any key: the current key was answered from what the provider saved
+	 * (so the one request under it that executed had ended by then and none executes
+	 * after), at least the gateway's lookup settle time ago, and the provider never named
+	 * a charge of the payment. Earlier generations were proven empty before the payment
+	 * left them (docs/design.md section 5).
+	 */
+	boolean provesNoCharge(Payment payment) {
+		Instant replayedAt = payment.providerKeyReplayedAt();
+		return payment.providerReference() == null && replayedAt != null
+				&& !replayedAt.plus(this.gateway.lookupSettleTime()).isAfter(now());
+	}
+
+	/**
+	 * What an unknown answer taught that must outlive the attempt, recorded in the fenced
+	 * release: the charge the provider named, and that the key was answered from what the
+	 * provider saved.
+	 */
+	private ReleaseStep learned(int generation, GatewayResult.Unknown unknown) {
+		String reference = unknown.providerReference();
+		if (reference == null && !unknown.replayed()) {
+			return (id) -> {
+			};
+		}
+		return (id) -> {
+			Payment payment = load(new PaymentId(id));
+			boolean changed = false;
+			if (reference != null && payment.rememberProviderReference(reference, now())) {
+				log.info("Payment {} keeps its provider reference before a final outcome", id);
+				changed = true;
+			}
+			if (unknown.replayed() && payment.recordProviderKeyReplayed(generation, now())) {
+				log.info("Payment {}: provider key generation {} answered from what the provider saved", id,
+						generation);
+				changed = true;
+			}
+			if (changed) {
+				this.payments.saveAndFlush(payment);
+			}
+		};
+	}
+
+	private GatewayResult lookup(Payment payment) {
+		return this.metrics.providerCall("lookup", payment.id(), () -> this.gateway.lookup(payment.chargeRequest()));
 	}
 
 	/** The fenced completion of an approved charge: payment SUCCEEDED, 201 stored. */
@@ -229,7 +317,7 @@ public class PaymentService {
 	private StoredResponse finish(UUID id, PaymentStatus status, Function<Payment, StoredResponse> transition) {
 		Payment payment = load(new PaymentId(id));
 		StoredResponse response = transition.apply(payment);
-		this.payments.saveAndFlush(payment);
+		this.payments.flush();
 		afterCommit(() -> {
 			this.metrics.paymentFinished(status);
 			log.info("Payment {} completed: {} ({})", id, status, response.status());
@@ -242,12 +330,17 @@ public class PaymentService {
 	 * inside the engine's release transaction, only while the reconciler's lease still
 	 * holds the record. Only after a lookup proved the provider has no charge for the
 	 * payment (see {@link Payment#startNewProviderKeyGeneration}).
+	 * @param from the generation the proof was made for; the step refuses any other
 	 */
-	ReleaseStep newProviderKeyGeneration() {
+	ReleaseStep newProviderKeyGeneration(int from) {
 		return (id) -> {
 			Payment payment = load(new PaymentId(id));
+			if (payment.providerKeyGeneration() != from) {
+				throw new IllegalStateException("Payment " + id + " is at provider key generation "
+						+ payment.providerKeyGeneration() + ", not " + from);
+			}
 			payment.startNewProviderKeyGeneration(now());
-			this.payments.saveAndFlush(payment);
+			this.payments.flush();
 			log.warn("Payment {} moves to provider key generation {}: the provider has no charge for it", id,
 					payment.providerKeyGeneration());
 		};

@@ -12,7 +12,13 @@ interface Payments extends Repository<Payment, UUID> {
 
 	Payment save(Payment payment);
 
-	Payment saveAndFlush(Payment payment);
+	/**
+	 * Writes the changes of the payments read in the current transaction now, so that a
+	 * {@code @Version} conflict surfaces here. Cheaper than {@code saveAndFlush} for an
+	 * entity this transaction loaded: no merge of the entity onto itself.
+	 * @throws jakarta.persistence.TransactionRequiredException outside a transaction
+	 */
+	void flush();
 
 	Optional<Payment> findById(UUID id);
 

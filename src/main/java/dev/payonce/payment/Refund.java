@@ -12,6 +12,7 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import jakarta.persistence.Version;
 import org.jspecify.annotations.Nullable;
+import org.springframework.data.domain.Persistable;
 
 import dev.payonce.client.ClientId;
 
@@ -22,7 +23,7 @@ import dev.payonce.client.ClientId;
  */
 @Entity
 @Table(name = "refunds")
-public class Refund {
+public class Refund implements Persistable<UUID> {
 
 	@Id
 	private UUID id;
@@ -56,6 +57,17 @@ public class Refund {
 	@Column(name = "updated_at")
 	private Instant updatedAt;
 
+	/** The generation of the provider idempotency key; see {@link RefundId}. */
+	@Column(name = "provider_key_generation")
+	private int providerKeyGeneration;
+
+	/**
+	 * When a call under the current generation's key was first answered from what the
+	 * provider saved under it; {@code null} until then (docs/design.md section 5).
+	 */
+	@Column(name = "provider_key_replayed_at")
+	private @Nullable Instant providerKeyReplayedAt;
+
 	@Version
 	private @Nullable Long version;
 
@@ -73,6 +85,7 @@ public class Refund {
 		this.currency = amount.currency().getCurrencyCode();
 		this.reason = (reason != null) ? reason.wireName() : null;
 		this.status = RefundStatus.PENDING;
+		this.providerKeyGeneration = 1;
 		this.createdAt = now;
 		this.updatedAt = now;
 	}
@@ -133,6 +146,67 @@ public class Refund {
 		this.updatedAt = now;
 	}
 
+	/**
+	 * Records that a refund call under the current provider key generation was answered
+	 * from what the provider saved under the key (Stripe: {@code Idempotent-Replayed}):
+	 * the request under the key that executed had ended, and none executes after it
+	 * (docs/design.md section 8). The first such moment is kept.
+	 * @param generation the generation the replayed call was sent under; a replay of an
+	 * older generation records nothing
+	 * @param now when the replay was received (UTC)
+	 * @return whether this call recorded it
+	 * @throws IllegalStateException unless the refund is {@code PENDING}
+	 */
+	public boolean recordProviderKeyReplayed(int generation, Instant now) {
+		requirePending("record a replayed provider key for");
+		if (generation != this.providerKeyGeneration || this.providerKeyReplayedAt != null) {
+			return false;
+		}
+		this.providerKeyReplayedAt = now;
+		this.updatedAt = now;
+		return true;
+	}
+
+	/**
+	 * Moves the provider idempotency key to its next generation, so that the next refund
+	 * attempt is not answered by what the provider saved for the current key. Only for a
+	 * refund the provider has none of under any key, as proven by a lookup after the
+	 * current key was answered from what the provider saved, while no attempt can be in
+	 * flight: a new key with a refund already made would refund twice.
+	 * @param from the generation the proof was made for
+	 * @param now when (UTC)
+	 * @throws IllegalStateException unless the refund is {@code PENDING}, at generation
+	 * {@code from}, with its key's replay recorded
+	 */
+	public void startNewProviderKeyGeneration(int from, Instant now) {
+		requirePending("start a new provider key generation for");
+		if (this.providerKeyGeneration != from || this.providerKeyReplayedAt == null) {
+			throw new IllegalStateException("Refund " + this.id + " is at provider key generation "
+					+ this.providerKeyGeneration + " (replay recorded: " + (this.providerKeyReplayedAt != null)
+					+ "), not a replayed generation " + from);
+		}
+		this.providerKeyGeneration++;
+		this.providerKeyReplayedAt = null;
+		this.updatedAt = now;
+	}
+
+	/**
+	 * The generation of the provider idempotency key the next refund call is sent with.
+	 * @return 1 or more
+	 */
+	public int providerKeyGeneration() {
+		return this.providerKeyGeneration;
+	}
+
+	/**
+	 * When a call under the current provider key generation was first answered from what
+	 * the provider saved under the key ({@link #recordProviderKeyReplayed}).
+	 * @return that moment (UTC), or {@code null} if no such replay was seen
+	 */
+	public @Nullable Instant providerKeyReplayedAt() {
+		return this.providerKeyReplayedAt;
+	}
+
 	private void requirePending(String transition) {
 		if (this.status != RefundStatus.PENDING) {
 			throw new IllegalStateException(
@@ -141,12 +215,14 @@ public class Refund {
 	}
 
 	/**
-	 * The refund to send to the provider, the same on every attempt.
+	 * The refund to send to the provider, the same on every attempt of the current
+	 * provider key generation.
 	 * @param chargeReference the provider's id of the refunded charge
 	 * @return the request with this refund's provider idempotency key
 	 */
 	public RefundRequest refundRequest(String chargeReference) {
-		return new RefundRequest(id(), id().providerIdempotencyKey(), chargeReference, amount(), reason());
+		return new RefundRequest(id(), id().providerIdempotencyKey(this.providerKeyGeneration), chargeReference,
+				amount(), reason());
 	}
 
 	public RefundId id() {
@@ -187,6 +263,26 @@ public class Refund {
 	 */
 	public Instant createdAt() {
 		return this.createdAt;
+	}
+
+	/**
+	 * The id, for Spring Data.
+	 * @return the refund's id
+	 */
+	@Override
+	public UUID getId() {
+		return this.id;
+	}
+
+	/**
+	 * Whether this refund was never stored: its {@code @Version} is set by the first
+	 * {@code INSERT}. Lets Spring Data's {@code save} choose between {@code persist} and
+	 * {@code merge} without probing the entity through a bean wrapper on every call.
+	 * @return {@code true} until the refund is persisted
+	 */
+	@Override
+	public boolean isNew() {
+		return this.version == null;
 	}
 
 }

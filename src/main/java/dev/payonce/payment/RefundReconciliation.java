@@ -14,7 +14,9 @@ import dev.payonce.idempotency.Settlement;
  * refunds exactly as payments are settled, by <b>looking the refund up</b> at the
  * provider and never refunding. Found: completed as a request would (the reservation
  * refunded or given back). Not found past {@code give-up-after}: FAILED, the reservation
- * given back. Otherwise unsettled: the reservation stays until a retry or a later run.
+ * given back. Not found behind a key answered from what the provider saved: a new
+ * provider key generation (docs/design.md section 8). Otherwise unsettled: the
+ * reservation stays until a retry or a later run.
  */
 @Component
 class RefundReconciliation implements ReconciliationStep {
@@ -49,10 +51,27 @@ class RefundReconciliation implements ReconciliationStep {
 		return switch (lookup(refund)) {
 			case GatewayResult.Approved approved -> new Settlement.Found(this.refunds.succeeded(approved));
 			case GatewayResult.Declined declined -> new Settlement.Found(this.refunds.declined(declined));
-			case GatewayResult.NotAttempted notFound -> givenUp(refund) ? new Settlement.GaveUp(this.refunds.failed())
-					: new Settlement.Unsettled(notFound.reason());
+			case GatewayResult.NotAttempted notFound -> notFound(refund, notFound);
 			case GatewayResult.Unknown unknown -> new Settlement.Unsettled(unknown.reason());
 		};
+	}
+
+	/**
+	 * The provider has no such refund: give it up once it is old enough; before that, if
+	 * the refund's key was answered from what the provider saved (so the request that
+	 * executed under it had ended and none executes after it, and a refund lookup reads
+	 * the provider's own writes), move it to a new provider key generation in the fenced
+	 * release so the next retry is not answered by a saved 500.
+	 */
+	private Settlement notFound(Refund refund, GatewayResult.NotAttempted notFound) {
+		if (givenUp(refund)) {
+			return new Settlement.GaveUp(this.refunds.failed());
+		}
+		if (refund.providerKeyReplayedAt() != null) {
+			return new Settlement.Reattempt(notFound.reason(),
+					this.refunds.newProviderKeyGeneration(refund.providerKeyGeneration()));
+		}
+		return new Settlement.Unsettled(notFound.reason());
 	}
 
 	private GatewayResult lookup(Refund refund) {

@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
  * @param refundId Payonce's refund id; adapters attach it to the provider's refund (for
  * Stripe, as metadata) so that a lookup can find the refund without the provider's id
  * @param providerIdempotencyKey the key the provider deduplicates by, derived from the
- * refund id ({@link RefundId#providerIdempotencyKey()})
+ * refund id and its key generation ({@link RefundId#providerIdempotencyKey(int)})
  * @param chargeReference the provider's id of the charge to refund (for Stripe, the
  * PaymentIntent)
  * @param amount the amount to refund in minor units of the charge's currency

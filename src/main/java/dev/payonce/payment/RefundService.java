@@ -20,6 +20,7 @@ import dev.payonce.idempotency.FinishStep;
 import dev.payonce.idempotency.IdempotencyService;
 import dev.payonce.idempotency.IdempotentOperation;
 import dev.payonce.idempotency.ReconciliationProperties;
+import dev.payonce.idempotency.ReleaseStep;
 import dev.payonce.idempotency.StoredResponse;
 
 /**
@@ -158,7 +159,13 @@ public class RefundService {
 		public Action<RefundOutcome> act(Refund refund) {
 			MDC.put("paymentId", refund.paymentId().toString());
 			MDC.put("refundId", refund.id().toString());
-			if (pastRefundWindow(refund)) {
+			boolean pastWindow = pastRefundWindow(refund);
+			if (refund.providerKeyReplayedAt() != null) {
+				// A refund call would only be answered from what the provider saved under
+				// the key; what the provider knows comes from a lookup.
+				return settleByLookup(refund, pastWindow);
+			}
+			if (pastWindow) {
 				return unresolved(refund, true, "older than the give-up window: left to reconciliation");
 			}
 			GatewayResult result = callProvider(refund);
@@ -166,7 +173,29 @@ public class RefundService {
 				case GatewayResult.Approved approved -> new Action.Finish<>(succeeded(approved));
 				case GatewayResult.Declined declined -> new Action.Finish<>(declined(declined));
 				case GatewayResult.NotAttempted notAttempted -> unresolved(refund, false, notAttempted.reason());
-				case GatewayResult.Unknown unknown -> unresolved(refund, true, unknown.reason());
+				case GatewayResult.Unknown unknown ->
+					unknown.replayed() ? unresolved(refund, unknown.reason(), replayed(refund.providerKeyGeneration()))
+							: unresolved(refund, true, unknown.reason());
+			};
+		}
+
+		/**
+		 * The act step of a refund whose provider key was answered from what the provider
+		 * saved: one lookup instead of a refund call. Found: finished as a refund call
+		 * would be. Not found: proof that the provider has no refund for it (the request
+		 * that executed under the key had ended before the replay, none executes after
+		 * it, and a refund lookup reads the provider's own writes), so past the give-up
+		 * window the refund fails, otherwise it moves to its next provider key generation
+		 * in the fenced release and the client's next retry refunds under it.
+		 */
+		private Action<RefundOutcome> settleByLookup(Refund refund, boolean pastWindow) {
+			return switch (lookup(refund)) {
+				case GatewayResult.Approved approved -> new Action.Finish<>(succeeded(approved));
+				case GatewayResult.Declined declined -> new Action.Finish<>(declined(declined));
+				case GatewayResult.Unknown unknown -> unresolved(refund, true, "lookup: " + unknown.reason());
+				case GatewayResult.NotAttempted notFound -> pastWindow ? new Action.Finish<>(failed())
+						: unresolved(refund, "no refund under the replayed key: next generation",
+								newProviderKeyGeneration(refund.providerKeyGeneration()));
 			};
 		}
 
@@ -177,6 +206,48 @@ public class RefundService {
 					RefundService.this.idempotency.retryAfter(), outcomeUnknown));
 		}
 
+		private Action<RefundOutcome> unresolved(Refund refund, String reason, ReleaseStep step) {
+			log.warn("Refund {} unresolved (outcome unknown): {}; reservation kept, lease released for a retry",
+					refund.id(), reason);
+			return new Action.Release<>(
+					new RefundOutcome.Unresolved(refund.id(), RefundService.this.idempotency.retryAfter(), true), step);
+		}
+
+	}
+
+	/**
+	 * Records, in the fenced release, that the refund's key was answered from what the
+	 * provider saved ({@link Refund#recordProviderKeyReplayed}).
+	 */
+	private ReleaseStep replayed(int generation) {
+		return (id) -> {
+			Refund refund = load(new RefundId(id));
+			if (refund.recordProviderKeyReplayed(generation, this.payments.now())) {
+				this.refunds.saveAndFlush(refund);
+				log.info("Refund {}: provider key generation {} answered from what the provider saved", id, generation);
+			}
+		};
+	}
+
+	/**
+	 * The fenced release that moves a refund to its next provider key generation: runs
+	 * inside the engine's release transaction, only while the lease the proof was made
+	 * under still holds the record ({@link Refund#startNewProviderKeyGeneration}).
+	 * @param from the generation the proof was made for
+	 */
+	ReleaseStep newProviderKeyGeneration(int from) {
+		return (id) -> {
+			Refund refund = load(new RefundId(id));
+			refund.startNewProviderKeyGeneration(from, this.payments.now());
+			this.refunds.saveAndFlush(refund);
+			log.warn("Refund {} moves to provider key generation {}: the provider has no refund for it", id,
+					refund.providerKeyGeneration());
+		};
+	}
+
+	private GatewayResult lookup(Refund refund) {
+		return this.metrics.providerCall("refund_lookup", refund.id(),
+				() -> this.gateway.lookupRefund(refundRequest(refund)));
 	}
 
 	/** Approved: refund SUCCEEDED, its reservation refunded, 201 stored. */
@@ -214,7 +285,7 @@ public class RefundService {
 	private StoredResponse finish(UUID id, RefundStatus status, Function<Refund, StoredResponse> transition) {
 		Refund refund = load(new RefundId(id));
 		StoredResponse response = transition.apply(refund);
-		this.refunds.saveAndFlush(refund);
+		this.refunds.flush();
 		PaymentService.afterCommit(() -> {
 			this.metrics.refundFinished(status);
 			log.info("Refund {} completed: {} ({})", id, status, response.status());

@@ -44,7 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Two instances on one real PostgreSQL, over real HTTP (docs/design.md section 11): a key
+ * Two instances on one real PostgreSQL, over real HTTP (docs/design.md section 12): a key
  * rotated or a client disabled through instance A is refused by instance B, whose cache
  * held the key, within one second at the 99th percentile over {@value #DEFAULT_TRIALS}
  * trials (more with {@code PAYONCE_KEY_CACHE_TRIALS}). A fifth of the trials revoke while

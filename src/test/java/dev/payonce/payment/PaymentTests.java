@@ -31,6 +31,39 @@ class PaymentTests {
 	}
 
 	@Test
+	void keepsTheFirstReplayOfTheCurrentKeyGenerationAndForgetsItWithTheNextGeneration() {
+		Payment payment = pending();
+
+		boolean stale = payment.recordProviderKeyReplayed(2, CREATED);
+		boolean first = payment.recordProviderKeyReplayed(1, CREATED);
+		boolean second = payment.recordProviderKeyReplayed(1, LATER);
+		Instant replayedAt = payment.providerKeyReplayedAt();
+		payment.startNewProviderKeyGeneration(LATER);
+
+		assertThat(stale).isFalse();
+		assertThat(first).isTrue();
+		assertThat(second).isFalse();
+		assertThat(replayedAt).isEqualTo(CREATED);
+		assertThat(payment.providerKeyReplayedAt()).isNull();
+		assertThat(payment.chargeRequest().providerIdempotencyKey())
+			.isEqualTo("payonce-payment-" + payment.id() + "-g2");
+	}
+
+	@Test
+	void aChargeTheProviderNamedIsKeptAndLookedUpByIdAndItsPaymentNeverChangesKeyGeneration() {
+		Payment payment = pending();
+
+		payment.rememberProviderReference("pi_1", LATER);
+		boolean replaced = payment.rememberProviderReference("pi_2", LATER);
+
+		assertThat(replaced).isFalse();
+		assertThat(payment.status()).isEqualTo(PaymentStatus.PENDING);
+		assertThat(payment.chargeRequest().providerReference()).isEqualTo("pi_1");
+		assertThatIllegalStateException().isThrownBy(() -> payment.startNewProviderKeyGeneration(LATER));
+		assertThat(payment.providerKeyGeneration()).isEqualTo(1);
+	}
+
+	@Test
 	void markSucceededRecordsTheProviderReference() {
 		Payment payment = pending();
 

@@ -34,6 +34,21 @@ class RefundTests {
 	}
 
 	@Test
+	void movesToTheNextKeyGenerationOnlyAfterItsKeyWasReplayed() {
+		Refund refund = pending(null);
+
+		assertThatIllegalStateException().isThrownBy(() -> refund.startNewProviderKeyGeneration(1, LATER));
+		refund.recordProviderKeyReplayed(1, CREATED);
+		assertThatIllegalStateException().isThrownBy(() -> refund.startNewProviderKeyGeneration(2, LATER));
+		refund.startNewProviderKeyGeneration(1, LATER);
+
+		assertThat(refund.providerKeyGeneration()).isEqualTo(2);
+		assertThat(refund.providerKeyReplayedAt()).isNull();
+		assertThat(refund.refundRequest("pi_1").providerIdempotencyKey())
+			.isEqualTo("payonce-refund-" + refund.id() + "-g2");
+	}
+
+	@Test
 	void markSucceededRecordsTheProviderReference() {
 		Refund refund = pending(null);
 

@@ -69,8 +69,10 @@ import dev.payonce.payment.GatewayResult;
  * </tr>
  * <tr>
  * <td>5xx</td>
- * <td>Unknown</td>
- * <td>may have charged; Stripe saves a 500 under the key and replays it</td>
+ * <td>Unknown; with {@code Idempotent-Replayed: true}, marked replayed; with the
+ * PaymentIntent in the error, carrying its id</td>
+ * <td>may have charged; Stripe saves a 500 under the key and replays it; a replay proves
+ * the request that executed under the key has ended</td>
  * </tr>
  * <tr>
  * <td>400 {@code idempotency_error}</td>
@@ -80,7 +82,7 @@ import dev.payonce.payment.GatewayResult;
  * </tr>
  * <tr>
  * <td>PaymentIntent {@code processing}, {@code requires_capture}, other</td>
- * <td>Unknown</td>
+ * <td>Unknown, carrying the PaymentIntent's id</td>
  * <td>no final outcome yet; a webhook or reconciliation settles it</td>
  * </tr>
  * </table>
@@ -111,7 +113,8 @@ final class StripeOutcomes {
 			// With error_on_requires_action Stripe fails the payment instead; a server
 			// cannot authenticate for the customer.
 			case "requires_action" -> new GatewayResult.Declined(intent.getId(), "authentication_required");
-			default -> new GatewayResult.Unknown("PaymentIntent " + status);
+			// Stripe named the charge: lookups read it by id from now on.
+			default -> new GatewayResult.Unknown("PaymentIntent " + status, intent.getId(), false);
 		};
 	}
 
@@ -165,13 +168,40 @@ final class StripeOutcomes {
 							"stripe connection failed after sending: " + rootCause(failure).getClass().getSimpleName());
 		}
 		if (status == null || status >= 500) {
-			return new GatewayResult.Unknown("stripe " + status + " " + code);
+			return new GatewayResult.Unknown("stripe " + status + " " + code + (replayed(failure) ? " replayed" : ""),
+					namedObject(failure.getStripeError()), replayed(failure));
 		}
 		if (failure instanceof ApiException && status == 409) {
 			// idempotency_key_in_use, or another conflict: nothing done by this request.
 			return new GatewayResult.NotAttempted("stripe 409 " + code);
 		}
 		return new GatewayResult.NotAttempted("stripe " + status + " " + code);
+	}
+
+	/**
+	 * Whether Stripe answered from what it saved under the idempotency key
+	 * ({@code Idempotent-Replayed: true}, Stripe's "Idempotent requests"): the request
+	 * under the key that executed has ended, and no later one executes. Unknown without
+	 * Stripe's error object (an unreadable body): then {@code false}.
+	 */
+	static boolean replayed(StripeException failure) {
+		StripeError error = failure.getStripeError();
+		if (error == null || error.getLastResponse() == null) {
+			return false;
+		}
+		return error.getLastResponse()
+			.headers()
+			.firstValue("Idempotent-Replayed")
+			.map("true"::equalsIgnoreCase)
+			.orElse(false);
+	}
+
+	/** The PaymentIntent or Refund an error names, if any. */
+	private static @Nullable String namedObject(@Nullable StripeError error) {
+		if (error != null && error.getPaymentIntent() != null && error.getPaymentIntent().getId() != null) {
+			return error.getPaymentIntent().getId();
+		}
+		return null;
 	}
 
 	private static GatewayResult.Declined declined(@Nullable StripeError error) {

@@ -45,10 +45,12 @@ import dev.payonce.payment.RefundRequest;
  * {@link StripeOutcomes} states.
  *
  * <p>
- * A lookup searches PaymentIntents by {@code metadata['payonce_payment_id']}, which finds
- * the charge whatever provider key generation made it. Search is eventually consistent,
- * so an empty result is proof only after {@link #lookupSettleTime()}; the reconciler
- * waits that long after a record's last lease ended. Any failure of a lookup is
+ * A lookup of a payment whose PaymentIntent Stripe already named (its provider reference,
+ * kept while the payment is pending) retrieves it by id, which is consistent. Otherwise
+ * it searches PaymentIntents by {@code metadata['payonce_payment_id']}, which finds the
+ * charge whatever provider key generation made it. Search is eventually consistent, so an
+ * empty result is proof only {@link #lookupSettleTime()} after the last create call that
+ * could have made one (docs/design.md section 5). Any failure of a lookup is
  * {@link GatewayResult.Unknown}, never "not found".
  *
  * <p>
@@ -121,6 +123,26 @@ class StripePaymentGateway implements PaymentGateway {
 
 	@Override
 	public GatewayResult lookup(ChargeRequest request) {
+		String known = request.providerReference();
+		return (known != null) ? retrieve(known) : search(request);
+	}
+
+	/**
+	 * Reads a PaymentIntent Stripe already named by id ({@code GET
+	 * /v1/payment_intents/{id}}), which is consistent: no settle time. Not found is never
+	 * "no charge" here: the id came from Stripe, so it is {@link GatewayResult.Unknown}.
+	 */
+	private GatewayResult retrieve(String intentId) {
+		try {
+			return StripeOutcomes.of(this.stripe.v1().paymentIntents().retrieve(intentId));
+		}
+		catch (StripeException ex) {
+			return new GatewayResult.Unknown("stripe retrieve failed: " + ex.getStatusCode() + " " + ex.getCode(),
+					intentId, false);
+		}
+	}
+
+	private GatewayResult search(ChargeRequest request) {
 		PaymentIntentSearchParams params = PaymentIntentSearchParams.builder()
 			.setQuery("metadata['" + PAYMENT_ID_METADATA + "']:'" + request.paymentId() + "'")
 			.setLimit(10L)

@@ -51,8 +51,8 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code insufficient_funds} (402 {@code card_error}, a PaymentIntent in
  * {@code requires_payment_method}); any other is charged.</li>
  * <li>{@code GET /v1/payment_intents/search}: by {@code metadata['key']:'value'}, and
- * eventually consistent: an intent is searchable {@code searchLag} after it was
- * created.</li>
+ * eventually consistent: an intent is searchable {@code searchLag} after it was created.
+ * {@code GET /v1/payment_intents/{id}} reads an intent at once.</li>
  * <li>{@code POST /v1/refunds} of a PaymentIntent, with the same idempotency semantics as
  * a create (a saved 500 included); a refund over what is left of the intent is
  * {@code 400 amount_too_large} and not saved. {@code GET /v1/refunds?payment_intent=}
@@ -79,6 +79,11 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 		SERVER_ERROR_SAVED,
 		/** Charged, then failed: a 500 saved under the key while the charge exists. */
 		SERVER_ERROR_AFTER_CHARGE,
+		/**
+		 * Charged, then failed: a 500 saved under the key whose error carries the
+		 * PaymentIntent (for a refund: as {@link #SERVER_ERROR_AFTER_CHARGE}).
+		 */
+		SERVER_ERROR_NAMING_INTENT,
 		/** Charged and saved, but the answer comes after the client's read timeout. */
 		TIMEOUT_AFTER_CHARGE,
 		/** Charged and saved, then the connection is reset before the answer. */
@@ -90,11 +95,22 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 		HANG_AFTER_CHARGE,
 		/**
 		 * The key was already used with other parameters (a bug): 400 idempotency_error
-		 * now and for every later request with the key.
+		 * now and for every later request with the key. Never drawn at random.
 		 */
-		PARAMETER_MISMATCH
+		PARAMETER_MISMATCH,
+		/**
+		 * The PaymentIntent is created {@code processing} and that 200 saved; it stays so
+		 * until {@link StripeApiModel#completeIntent}. Never drawn at random (for a
+		 * refund: as {@link #NONE}).
+		 */
+		PROCESSING
 
 	}
+
+	/** The faults a soak draws from: each one a network or Stripe can cause. */
+	static final List<StripeFault> RANDOM_FAULTS = List.of(StripeFault.RATE_LIMITED, StripeFault.KEY_IN_USE,
+			StripeFault.RESET_BEFORE, StripeFault.SERVER_ERROR_SAVED, StripeFault.SERVER_ERROR_AFTER_CHARGE,
+			StripeFault.SERVER_ERROR_NAMING_INTENT, StripeFault.TIMEOUT_AFTER_CHARGE, StripeFault.RESET_AFTER_CHARGE);
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -113,6 +129,10 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	private final Map<String, Deque<StripeFault>> plans = new HashMap<>();
 
 	private final List<String> createKeys = new ArrayList<>();
+
+	private final List<String> searchedPaymentIds = new ArrayList<>();
+
+	private final List<String> retrievedIntents = new ArrayList<>();
 
 	private final AtomicLong ids = new AtomicLong();
 
@@ -207,6 +227,30 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	/** Every PaymentIntent the model holds. */
 	synchronized List<Intent> allIntents() {
 		return List.copyOf(this.intents);
+	}
+
+	/** The payment ids of every PaymentIntent search received, in order. */
+	synchronized List<String> searchedPaymentIds() {
+		return List.copyOf(this.searchedPaymentIds);
+	}
+
+	/** The ids of every PaymentIntent retrieved by id, in order. */
+	synchronized List<String> retrievedIntents() {
+		return List.copyOf(this.retrievedIntents);
+	}
+
+	/**
+	 * Moves a PaymentIntent to a new status, as Stripe does when a {@code processing}
+	 * payment completes. What was saved under its key stays as it was.
+	 */
+	synchronized void completeIntent(String intentId, String status) {
+		for (int i = 0; i < this.intents.size(); i++) {
+			Intent intent = this.intents.get(i);
+			if (intent.id().equals(intentId)) {
+				this.intents.set(i, new Intent(intent.id(), intent.paymentId(), intent.amount(), intent.currency(),
+						status, intent.declineCode(), intent.createdAt()));
+			}
+		}
 	}
 
 	/** The idempotency keys of every create call received, in order. */
@@ -323,15 +367,21 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 			case "pm_card_chargeDeclinedInsufficientFunds" -> "insufficient_funds";
 			default -> null;
 		};
+		String status = (declineCode != null) ? "requires_payment_method"
+				: (fault == StripeFault.PROCESSING) ? "processing" : "succeeded";
 		Intent intent = new Intent("pi_" + Long.toString(1_000_000 + this.ids.incrementAndGet(), 36),
 				params.get("metadata[payonce_payment_id]"), Long.parseLong(params.get("amount")),
-				params.get("currency"), (declineCode != null) ? "requires_payment_method" : "succeeded", declineCode,
-				Instant.now());
+				params.get("currency"), status, declineCode, Instant.now());
 		synchronized (this) {
 			this.intents.add(intent);
 		}
 		if (fault == StripeFault.SERVER_ERROR_AFTER_CHARGE) {
 			return new SavedRequest(params, 500, apiError(), false);
+		}
+		if (fault == StripeFault.SERVER_ERROR_NAMING_INTENT) {
+			return new SavedRequest(params, 500, JSON.writeValueAsString(Map.of("error", Map.of("type", "api_error",
+					"message", "An unknown error occurred on Stripe's side.", "payment_intent", intent.json()))),
+					false);
 		}
 		if (declineCode != null) {
 			Map<String, Object> error = new LinkedHashMap<>();
@@ -371,7 +421,7 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 					Instant.now());
 			this.refunds.add(refund);
 		}
-		if (fault == StripeFault.SERVER_ERROR_AFTER_CHARGE) {
+		if (fault == StripeFault.SERVER_ERROR_AFTER_CHARGE || fault == StripeFault.SERVER_ERROR_NAMING_INTENT) {
 			return new SavedRequest(params, 500, apiError(), false);
 		}
 		return new SavedRequest(params, 200, JSON.writeValueAsString(refund.json()), false);
@@ -426,6 +476,7 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 		Instant searchable = Instant.now().minus(this.searchLag);
 		List<Map<String, Object>> found;
 		synchronized (this) {
+			this.searchedPaymentIds.add(matcher.group(2));
 			found = this.intents.stream()
 				.filter((intent) -> !intent.createdAt().isAfter(searchable))
 				.filter((intent) -> "payonce_payment_id".equals(matcher.group(1))
@@ -445,6 +496,7 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	private ResponseDefinition retrieve(String id) {
 		Optional<Intent> intent;
 		synchronized (this) {
+			this.retrievedIntents.add(id);
 			intent = this.intents.stream().filter((candidate) -> candidate.id().equals(id)).findFirst();
 		}
 		return intent.map((found) -> json(200, found.json()))
@@ -463,10 +515,7 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 			return plan.poll();
 		}
 		if (this.randomFaultRate > 0 && ThreadLocalRandom.current().nextDouble() < this.randomFaultRate) {
-			StripeFault[] faults = StripeFault.values();
-			// Every fault but NONE, HANG_AFTER_CHARGE and PARAMETER_MISMATCH (a
-			// Payonce bug, not a network's).
-			return faults[1 + ThreadLocalRandom.current().nextInt(faults.length - 3)];
+			return RANDOM_FAULTS.get(ThreadLocalRandom.current().nextInt(RANDOM_FAULTS.size()));
 		}
 		return StripeFault.NONE;
 	}

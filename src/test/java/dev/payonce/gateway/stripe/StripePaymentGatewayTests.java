@@ -11,6 +11,7 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
 import dev.payonce.payment.ChargeRequest;
 import dev.payonce.payment.GatewayResult;
 import dev.payonce.payment.Money;
@@ -21,7 +22,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The adapter alone against {@link StripeApiModel} over real HTTP (no database): two
- * requests with one key at once, and a search that lags behind the charge.
+ * requests with one key at once, a search that lags behind the charge, a saved 500 and
+ * its replay (only the replay is marked), a 500 naming its PaymentIntent (retrieved by
+ * id, never searched) and a PaymentIntent still processing.
  */
 class StripePaymentGatewayTests {
 
@@ -67,6 +70,47 @@ class StripePaymentGatewayTests {
 		assertThat(charged).isInstanceOf(GatewayResult.Approved.class);
 		assertThat(atOnce).isInstanceOf(GatewayResult.NotAttempted.class);
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.gateway.lookup(charge).equals(charged));
+	}
+
+	@Test
+	void savedServerErrorIsUnknownAndOnlyItsReplayIsMarkedReplayed() {
+		ChargeRequest charge = charge();
+		this.stripe.plan(charge.orderId(), StripeFault.SERVER_ERROR_SAVED);
+
+		GatewayResult first = this.gateway.charge(charge);
+		GatewayResult replay = this.gateway.charge(charge);
+
+		assertThat(first).isEqualTo(new GatewayResult.Unknown("stripe 500 ", null, false));
+		assertThat(replay).isEqualTo(new GatewayResult.Unknown("stripe 500  replayed", null, true));
+		assertThat(this.stripe.intentsOf(charge.paymentId().toString())).isEmpty();
+	}
+
+	@Test
+	void serverErrorCarryingThePaymentIntentNamesItAndALookupRetrievesItByIdWithoutSearching() {
+		ChargeRequest charge = charge();
+		this.stripe.plan(charge.orderId(), StripeFault.SERVER_ERROR_NAMING_INTENT);
+
+		GatewayResult failed = this.gateway.charge(charge);
+		String intentId = this.stripe.intentsOf(charge.paymentId().toString()).get(0).id();
+		GatewayResult found = this.gateway.lookup(new ChargeRequest(charge.paymentId(), charge.providerIdempotencyKey(),
+				charge.amount(), charge.paymentMethod(), charge.orderId(), intentId));
+
+		assertThat(failed).isInstanceOfSatisfying(GatewayResult.Unknown.class,
+				(unknown) -> assertThat(unknown.providerReference()).isEqualTo(intentId));
+		assertThat(found).isEqualTo(new GatewayResult.Approved(intentId));
+		assertThat(this.stripe.retrievedIntents()).containsExactly(intentId);
+		assertThat(this.stripe.searchedPaymentIds()).isEmpty();
+	}
+
+	@Test
+	void processingPaymentIntentIsUnknownAndNamesItself() {
+		ChargeRequest charge = charge();
+		this.stripe.plan(charge.orderId(), StripeFault.PROCESSING);
+
+		GatewayResult processing = this.gateway.charge(charge);
+
+		String intentId = this.stripe.intentsOf(charge.paymentId().toString()).get(0).id();
+		assertThat(processing).isEqualTo(new GatewayResult.Unknown("PaymentIntent processing", intentId, false));
 	}
 
 	private static ChargeRequest charge() {

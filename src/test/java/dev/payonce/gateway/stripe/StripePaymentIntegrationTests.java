@@ -2,6 +2,7 @@ package dev.payonce.gateway.stripe;
 
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -160,6 +161,97 @@ class StripePaymentIntegrationTests {
 	}
 
 	@Test
+	void savedServerErrorSettlesUnderANewKeyGenerationByClientRetriesAloneHoweverOftenTheyCome() {
+		Order order = new Order(StripeFault.SERVER_ERROR_SAVED);
+
+		Reply first = order.pay();
+		String paymentId = first.field("paymentId");
+		// Retries every 100 ms, six times within the search settle time: the record is
+		// never quiet, and the reconciler is off.
+		Reply settled = retryUntilFinal(order);
+
+		String key = "payonce-payment-" + paymentId;
+		assertThat(first.problemType()).endsWith("/payment-outcome-unknown");
+		assertThat(settled.status()).isEqualTo(201);
+		assertThat(stripe.chargesOf(paymentId)).isEqualTo(1);
+		assertThat(generation(paymentId)).isEqualTo(2);
+		assertThat(stripe.createKeys()).as("the first answer, its replay, then the next generation only")
+			.filteredOn((sent) -> sent.startsWith(key))
+			.containsExactly(key, key, key + "-g2");
+		assertThat(stripe.searchedPaymentIds()).contains(paymentId);
+	}
+
+	@Test
+	void serverErrorAfterTheChargeSettlesByClientRetriesAloneOnceSearchCaughtUpAndKeepsItsKey() {
+		Order order = new Order(StripeFault.SERVER_ERROR_AFTER_CHARGE);
+
+		Reply first = order.pay();
+		String paymentId = first.field("paymentId");
+		Reply settled = retryUntilFinal(order);
+
+		assertThat(first.problemType()).endsWith("/payment-outcome-unknown");
+		assertThat(settled.status()).isEqualTo(201);
+		assertThat(settled.field("providerReference")).isEqualTo(stripe.intentsOf(paymentId).get(0).id());
+		assertThat(generation(paymentId)).isEqualTo(1);
+		assertThat(stripe.chargesOf(paymentId)).isEqualTo(1);
+	}
+
+	@Test
+	void serverErrorNamingThePaymentIntentKeepsItsIdAndTheRetryRetrievesItWithoutSearching() {
+		Order order = new Order(StripeFault.SERVER_ERROR_NAMING_INTENT);
+
+		Reply first = order.pay();
+		String paymentId = first.field("paymentId");
+		String intentId = stripe.intentsOf(paymentId).get(0).id();
+		String keptBeforeTheRetry = providerReference(paymentId);
+		Reply retry = order.pay();
+
+		assertThat(first.problemType()).endsWith("/payment-outcome-unknown");
+		assertThat(keptBeforeTheRetry).isEqualTo(intentId);
+		assertThat(retry.status()).as("no wait for the search lag: read by id").isEqualTo(201);
+		assertThat(retry.field("providerReference")).isEqualTo(intentId);
+		assertThat(stripe.retrievedIntents()).contains(intentId);
+		assertThat(stripe.searchedPaymentIds()).doesNotContain(paymentId);
+		assertThat(stripe.createKeys()).containsOnlyOnce("payonce-payment-" + paymentId);
+		assertThat(stripe.chargesOf(paymentId)).isEqualTo(1);
+	}
+
+	@Test
+	void processingPaymentIntentIsUnknownUntilStripeCompletesItAndIsThenReadByIdNotChargedAgain() {
+		Order order = new Order(StripeFault.PROCESSING);
+
+		Reply first = order.pay();
+		String paymentId = first.field("paymentId");
+		String intentId = stripe.intentsOf(paymentId).get(0).id();
+		Reply whileProcessing = order.pay();
+		stripe.completeIntent(intentId, "succeeded");
+		Reply settled = order.pay();
+
+		assertThat(first.problemType()).endsWith("/payment-outcome-unknown");
+		assertThat(whileProcessing.problemType()).endsWith("/payment-outcome-unknown");
+		assertThat(settled.status()).isEqualTo(201);
+		assertThat(settled.field("providerReference")).isEqualTo(intentId);
+		assertThat(stripe.createKeys()).containsOnlyOnce("payonce-payment-" + paymentId);
+		assertThat(stripe.searchedPaymentIds()).doesNotContain(paymentId);
+	}
+
+	@Test
+	void processingPaymentIntentIsSettledByTheReconcilerReadingItById() {
+		Order order = new Order(StripeFault.PROCESSING);
+
+		Reply first = order.pay();
+		String paymentId = first.field("paymentId");
+		String intentId = stripe.intentsOf(paymentId).get(0).id();
+		stripe.completeIntent(intentId, "requires_payment_method");
+		reconcileUntil(paymentId, () -> "DECLINED".equals(status(paymentId)));
+
+		assertThat(first.problemType()).endsWith("/payment-outcome-unknown");
+		assertThat(providerReference(paymentId)).isEqualTo(intentId);
+		assertThat(generation(paymentId)).isEqualTo(1);
+		assertThat(stripe.searchedPaymentIds()).doesNotContain(paymentId);
+	}
+
+	@Test
 	void serverErrorAfterTheChargeIsFoundByLookupOnceSearchCaughtUpAndKeepsItsKey() {
 		Order order = new Order(StripeFault.SERVER_ERROR_AFTER_CHARGE);
 
@@ -231,6 +323,19 @@ class StripePaymentIntegrationTests {
 		assertThat(last.field("providerReference")).isEqualTo(stripe.intentsOf(paymentId).get(0).id());
 	}
 
+	/**
+	 * Retries the order every 100 ms until the answer is not a 503, as an impatient
+	 * client would; the last answer.
+	 */
+	private Reply retryUntilFinal(Order order) {
+		AtomicReference<Reply> last = new AtomicReference<>();
+		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> {
+			last.set(order.pay());
+			return last.get().status() != 503;
+		});
+		return last.get();
+	}
+
 	/** Runs the reconciler until the condition holds; no sleep orders anything here. */
 	private void reconcileUntil(String paymentId, java.util.function.BooleanSupplier condition) {
 		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> {
@@ -241,6 +346,13 @@ class StripePaymentIntegrationTests {
 
 	private String status(String paymentId) {
 		return this.jdbc.sql("SELECT status FROM payments WHERE id = ?::uuid")
+			.param(paymentId)
+			.query(String.class)
+			.single();
+	}
+
+	private String providerReference(String paymentId) {
+		return this.jdbc.sql("SELECT provider_reference FROM payments WHERE id = ?::uuid")
 			.param(paymentId)
 			.query(String.class)
 			.single();

@@ -2,6 +2,7 @@ package dev.payonce.gateway.stripe;
 
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.AfterAll;
@@ -119,6 +120,48 @@ class StripeRefundIntegrationTests {
 	}
 
 	@Test
+	void savedServerErrorBeforeTheRefundSettlesUnderANewKeyGenerationByClientRetriesAlone() {
+		Paid paid = new Paid();
+		stripe.plan(paid.intentId, StripeFault.SERVER_ERROR_SAVED);
+
+		Reply first = paid.refund("{\"amount\":700}");
+		String refundId = first.field("refundId");
+		Reply settled = retryUntilFinal(paid, "{\"amount\":700}");
+
+		String key = "payonce-refund-" + refundId;
+		assertThat(first.problemType()).endsWith("/refund-outcome-unknown");
+		assertThat(settled.status()).isEqualTo(201);
+		assertThat(stripe.refundsOf(paid.intentId)).singleElement().satisfies((refund) -> {
+			assertThat(settled.field("providerReference")).isEqualTo(refund.id());
+			assertThat(refund.refundId()).isEqualTo(refundId);
+		});
+		assertThat(refundGeneration(refundId)).isEqualTo(2);
+		assertThat(stripe.createKeys()).as("the first answer, its replay, then the next generation only")
+			.filteredOn((sent) -> sent.startsWith(key))
+			.containsExactly(key, key, key + "-g2");
+		assertThat(refundedAmount(paid.paymentId)).isEqualTo(700);
+	}
+
+	@Test
+	void savedServerErrorBeforeTheRefundMovesToANewKeyGenerationByTheReconcilerOnceReplayed() {
+		Paid paid = new Paid();
+		stripe.plan(paid.intentId, StripeFault.SERVER_ERROR_SAVED);
+
+		Reply first = paid.refund("{\"amount\":300}");
+		String refundId = first.field("refundId");
+		int generationBeforeAReplay = reconcileOnce(refundId);
+		Reply replayedFailure = paid.refund("{\"amount\":300}");
+		reconcileUntil(() -> refundGeneration(refundId) == 2);
+		Reply settled = paid.refund("{\"amount\":300}");
+
+		assertThat(generationBeforeAReplay).as("a 500 not yet replayed proves nothing").isEqualTo(1);
+		assertThat(replayedFailure.problemType()).endsWith("/refund-outcome-unknown");
+		assertThat(settled.status()).isEqualTo(201);
+		assertThat(stripe.refundsOf(paid.intentId)).hasSize(1);
+		assertThat(refundedAmount(paid.paymentId)).isEqualTo(300);
+	}
+
+	@Test
 	void rateLimitedRefundIsNotAttemptedAndTheRetryRefundsOnce() {
 		Paid paid = new Paid();
 		stripe.plan(paid.intentId, StripeFault.RATE_LIMITED);
@@ -129,6 +172,22 @@ class StripeRefundIntegrationTests {
 		assertThat(first.status()).isEqualTo(503);
 		assertThat(retry.status()).isEqualTo(201);
 		assertThat(stripe.refundsOf(paid.intentId)).hasSize(1);
+	}
+
+	/** Retries the refund every 100 ms until the answer is not a 503; the last answer. */
+	private Reply retryUntilFinal(Paid paid, String json) {
+		AtomicReference<Reply> last = new AtomicReference<>();
+		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> {
+			last.set(paid.refund(json));
+			return last.get().status() != 503;
+		});
+		return last.get();
+	}
+
+	/** One reconciler run; the refund's provider key generation after it. */
+	private int reconcileOnce(String refundId) {
+		this.reconciler.reconcile();
+		return refundGeneration(refundId);
 	}
 
 	/** Runs the reconciler until the condition holds; no sleep orders anything here. */
@@ -143,6 +202,13 @@ class StripeRefundIntegrationTests {
 		return this.jdbc.sql("SELECT status FROM refunds WHERE id = ?::uuid")
 			.param(refundId)
 			.query(String.class)
+			.single();
+	}
+
+	private int refundGeneration(String refundId) {
+		return this.jdbc.sql("SELECT provider_key_generation FROM refunds WHERE id = ?::uuid")
+			.param(refundId)
+			.query(Integer.class)
 			.single();
 	}
 
