@@ -259,7 +259,7 @@ public class PaymentService {
 				changed = true;
 			}
 			if (changed) {
-				this.payments.saveAndFlush(payment);
+				this.payments.flush();
 			}
 		};
 	}
