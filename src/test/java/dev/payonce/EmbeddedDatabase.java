@@ -43,7 +43,7 @@ public final class EmbeddedDatabase {
 	private static final Log logger = LogFactory.getLog(EmbeddedDatabase.class);
 
 	/** Most connections the test server accepts: the suite's budget, enforced. */
-	static final int TEST_MAX_CONNECTIONS = 24;
+	static final int TEST_MAX_CONNECTIONS = 30;
 
 	private static @Nullable EmbeddedPostgres forTests;
 

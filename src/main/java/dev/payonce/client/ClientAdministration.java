@@ -12,6 +12,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Creates clients, issues and rotates their API keys, disables them, and authenticates
@@ -29,10 +31,13 @@ public class ClientAdministration {
 
 	private final boolean devClientEnabled;
 
-	ClientAdministration(Clients clients, Clock clock, SecurityProperties security) {
+	private final ApiKeyCache cache;
+
+	ClientAdministration(Clients clients, Clock clock, SecurityProperties security, ApiKeyCache cache) {
 		this.clients = clients;
 		this.clock = clock;
 		this.devClientEnabled = security.devClient().enabled();
+		this.cache = cache;
 	}
 
 	/**
@@ -77,7 +82,9 @@ public class ClientAdministration {
 	 * ({@code SELECT ... FOR UPDATE}), so of any number of concurrent rotations each runs
 	 * after the previous one committed and revokes the key it issued: afterwards exactly
 	 * one key works, the last one issued. A rotation racing a disable either sees the
-	 * client disabled (empty) or is revoked by it.
+	 * client disabled (empty) or is revoked by it. Every instance forgets its cached keys
+	 * once this commits: this one before the method returns, the others when the
+	 * notification arrives (docs/design.md section 12).
 	 * @param clientId the client
 	 * @param live the new key's kind
 	 * @return the client and its new key, or empty if there is no such active client
@@ -87,6 +94,7 @@ public class ClientAdministration {
 		Optional<Client> client = this.clients.lock(clientId).filter((found) -> found.disabledAt() == null);
 		return client.map((found) -> {
 			Instant now = now();
+			forgetCachedKeysAfterCommit();
 			this.clients.revokeKeys(clientId, now);
 			ApiKey key = ApiKey.generate(live);
 			this.clients.insertKey(clientId, key, now);
@@ -96,13 +104,15 @@ public class ClientAdministration {
 	}
 
 	/**
-	 * Disables a client: its keys stop working at once. Its payments stay.
+	 * Disables a client: its keys stop working at once (on other instances, once the
+	 * notification arrives: docs/design.md section 12). Its payments stay.
 	 * @param clientId the client
 	 * @return the client as it is now, or empty if there is no such client
 	 */
 	@Transactional
 	public Optional<Client> disable(ClientId clientId) {
 		// The same lock as a rotation: a disable never interleaves with one.
+		forgetCachedKeysAfterCommit();
 		if (this.clients.lock(clientId).isPresent() && this.clients.disable(clientId, now())) {
 			log.info("Disabled client {}", clientId);
 		}
@@ -110,20 +120,24 @@ public class ClientAdministration {
 	}
 
 	/**
-	 * The active client an API key belongs to, looked up by the key's digest.
+	 * The active client an API key belongs to, looked up by the key's digest in this
+	 * instance's cache when it is trusted, otherwise in the database (docs/design.md
+	 * section 12). A key revoked or a client disabled is refused by this instance as soon
+	 * as the change committed here, and by the others as soon as its notification
+	 * arrived; an instance whose listener is not subscribed asks the database.
 	 * @param key the presented key
 	 * @return the client, or empty if the key is unknown or revoked or its client
 	 * disabled, and always empty for the development client's published key unless this
 	 * process runs with {@code payonce.security.dev-client.enabled=true}, whatever the
 	 * database holds
 	 */
-	// One statement in autocommit: this runs on every request, so no BEGIN/COMMIT around
-	// it.
+	// A cache hit touches no database; a miss is one statement in autocommit (no
+	// BEGIN/COMMIT around it).
 	public Optional<ClientId> authenticate(ApiKey key) {
 		if (!this.devClientEnabled && key.equals(SecurityProperties.DevClient.KEY)) {
 			return Optional.empty();
 		}
-		return this.clients.findActiveByKeyDigest(key.digest());
+		return this.cache.find(key.digest(), this.clients::findActiveByKeyDigest);
 	}
 
 	/**
@@ -166,7 +180,29 @@ public class ClientAdministration {
 	 */
 	@Transactional
 	public int revokeKeys(ClientId clientId) {
+		forgetCachedKeysAfterCommit();
 		return this.clients.revokeKeys(clientId, now());
+	}
+
+	/**
+	 * This instance forgets its cached keys once the current transaction commits, before
+	 * the caller sees the result: a request sent after the answer cannot meet a key this
+	 * change revoked. (The trigger's notification does the same a moment later, here and
+	 * on every other instance.) Not before the commit: a lookup between the invalidation
+	 * and the commit would read and cache the old state.
+	 */
+	private void forgetCachedKeysAfterCommit() {
+		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+			throw new IllegalStateException("A change of keys or clients must run in a transaction");
+		}
+		TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+
+			@Override
+			public void afterCommit() {
+				ClientAdministration.this.cache.invalidateAll();
+			}
+
+		});
 	}
 
 	private Instant now() {

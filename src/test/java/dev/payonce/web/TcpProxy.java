@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * application; {@link #restore()} lets connections through again. The real server is
  * never touched.
  */
-final class TcpProxy implements AutoCloseable {
+public final class TcpProxy implements AutoCloseable {
 
 	private final ServerSocket server;
 
@@ -27,7 +27,7 @@ final class TcpProxy implements AutoCloseable {
 
 	private volatile boolean cut;
 
-	TcpProxy(String targetHost, int targetPort) throws IOException {
+	public TcpProxy(String targetHost, int targetPort) throws IOException {
 		this.server = new ServerSocket();
 		this.server.bind(new InetSocketAddress("127.0.0.1", 0));
 		this.targetHost = targetHost;
@@ -35,19 +35,19 @@ final class TcpProxy implements AutoCloseable {
 		Thread.ofVirtual().name("tcp-proxy").start(this::accept);
 	}
 
-	int port() {
+	public int port() {
 		return this.server.getLocalPort();
 	}
 
 	/** Resets every open connection and refuses new ones until {@link #restore()}. */
-	void cut() {
+	public void cut() {
 		this.cut = true;
 		for (Socket socket : this.open) {
 			closeQuietly(socket);
 		}
 	}
 
-	void restore() {
+	public void restore() {
 		this.cut = false;
 	}
 
