@@ -1,12 +1,16 @@
--- Exactly the statements Payonce issues for one new payment (read off PostgreSQL's statement
--- log): authentication (one statement in autocommit), the claim transaction, the simulated
--- provider's own transaction, and the fenced completion transaction.
+-- The statements Payonce issues for one new payment: the claim transaction (with the
+-- point-of-effect check of the client and its key, docs/design.md section 12), the simulated
+-- provider's own transaction, and the fenced completion transaction. Authentication issues no
+-- statement while the API key cache holds the key (section 12), as it does in a warm run.
+-- First read off PostgreSQL's statement log; the client check was added and the
+-- authentication statement removed from the code after the 2026-11-30-1505 run (that run's
+-- reference had the authentication statement and lacked the two check statements).
 -- Variables: -D digest=<the bench client's key digest> -D client=<its id>.
 \set n random(1, 2000000000)
 \set m random(1, 2000000000)
-SELECT c.id FROM api_keys k JOIN clients c ON c.id = k.client_id
-  WHERE k.key_digest = :digest AND k.revoked_at IS NULL AND c.disabled_at IS NULL;
 BEGIN;
+SELECT disabled_at IS NULL FROM clients WHERE id = :client FOR KEY SHARE;
+SELECT EXISTS (SELECT 1 FROM api_keys WHERE key_digest = :digest AND client_id = :client AND revoked_at IS NULL);
 INSERT INTO idempotency_records (client_id, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
   VALUES (:client, 'pgb-' || :client_id::text || '-' || :n::text || '-' || :m::text, 'payment', md5(:n::text) || md5(:m::text), 'IN_PROGRESS', now() + interval '30 seconds', 1, md5(:n::text || :m::text)::uuid, now())
   ON CONFLICT (client_id, idempotency_key) DO NOTHING;
