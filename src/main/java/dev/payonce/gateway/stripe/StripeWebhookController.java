@@ -182,13 +182,19 @@ class StripeWebhookController {
 	}
 
 	/**
-	 * The event's data object; an event of another API version than stripe-java's is read
-	 * leniently, as Stripe's documentation suggests for events sent with the account's
-	 * default version.
+	 * The event's data object; an event of another API version than stripe-java's, or of
+	 * none ({@code api_version} is null on events older than 2014-10-31 per Stripe's API
+	 * reference, and stripe-java's version check then throws), is read leniently, as
+	 * Stripe's documentation suggests for events sent with the account's default version.
+	 * Empty when the event has no data object of this type or one stripe-java cannot
+	 * read: the caller answers 400, never 500.
 	 */
 	private static <T extends StripeObject> Optional<T> dataObject(Event event, Class<T> type) {
-		Optional<StripeObject> object = event.getDataObjectDeserializer().getObject();
 		try {
+			Optional<StripeObject> object = Optional.empty();
+			if (event.getApiVersion() != null) {
+				object = event.getDataObjectDeserializer().getObject();
+			}
 			StripeObject data = object.isPresent() ? object.get()
 					: event.getDataObjectDeserializer().deserializeUnsafe();
 			return type.isInstance(data) ? Optional.of(type.cast(data)) : Optional.empty();

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -152,6 +153,48 @@ class StripeWebhookIntegrationTests {
 
 		assertThat(answer.statusCode()).isEqualTo(400);
 		assertThat(JSON.readTree(answer.body()).get("type").asString()).endsWith("/invalid-request");
+	}
+
+	@Test
+	void signedEventWithoutApiVersionIsReadLenientlyAndSettlesThePayment() {
+		Pending pending = pending("pm_card_visa");
+		Map<String, Object> event = JSON.readValue(event("payment_intent.succeeded", pending.intent()),
+				LinkedHashMap.class);
+		event.remove("api_version");
+		String withoutVersion = JSON.writeValueAsString(event);
+
+		HttpResponse<String> answer = deliver(withoutVersion, sign(withoutVersion, Instant.now()));
+
+		assertThat(answer.statusCode()).isEqualTo(200);
+		assertThat(status(pending.paymentId())).isEqualTo("SUCCEEDED");
+	}
+
+	@Test
+	void signedEventsOfAConsumedTypeWithoutAUsableDataObjectAreRefusedAndChangeNothing() {
+		Pending pending = pending("pm_card_visa");
+		Map<String, Object> valid = JSON.readValue(event("payment_intent.succeeded", pending.intent()),
+				LinkedHashMap.class);
+		List<Map<String, Object>> broken = new ArrayList<>();
+		for (Object data : Arrays.asList(null, "text", Map.of(), Map.of("object", "text"),
+				Map.of("object", Map.of("object", "customer", "id", "cus_1")))) {
+			Map<String, Object> event = new LinkedHashMap<>(valid);
+			event.put("id", "evt_" + UUID.randomUUID().toString().replace("-", ""));
+			event.put("data", data);
+			broken.add(event);
+			Map<String, Object> withoutVersion = new LinkedHashMap<>(event);
+			withoutVersion.put("id", "evt_" + UUID.randomUUID().toString().replace("-", ""));
+			withoutVersion.remove("api_version");
+			broken.add(withoutVersion);
+		}
+
+		for (Map<String, Object> event : broken) {
+			String payload = JSON.writeValueAsString(event);
+			HttpResponse<String> answer = deliver(payload, sign(payload, Instant.now()));
+			assertThat(answer.statusCode()).as(payload).isEqualTo(400);
+			assertThat(JSON.readTree(answer.body()).get("type").asString()).as(payload).endsWith("/invalid-request");
+		}
+		assertThat(status(pending.paymentId())).isEqualTo("PENDING");
+		assertThat(eventRows(pending.paymentId())).isZero();
 	}
 
 	@Test
