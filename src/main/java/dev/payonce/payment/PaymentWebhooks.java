@@ -207,6 +207,11 @@ public class PaymentWebhooks {
 						event.eventType(), paymentId);
 				return ignore(event, paymentId.value(), null, "unknown payment");
 			}
+			if (!subject.object().matches(payment.get().amount(), payment.get().providerReference())) {
+				log.warn("Webhook event {} ({}) names payment {} but its object's amount, currency or id differs: "
+						+ "not applied", event.eventId(), event.eventType(), paymentId);
+				return ignore(event, paymentId.value(), null, "object does not match the payment");
+			}
 			GatewayResult outcome = subject.outcome();
 			if (outcome == null) {
 				return ignore(event, paymentId.value(), null, "no final outcome");
@@ -250,6 +255,11 @@ public class PaymentWebhooks {
 				return ignore(event, null, refundId.value(), "unknown refund");
 			}
 			UUID paymentId = refund.get().paymentId().value();
+			if (!subject.object().matches(refund.get().amount(), refund.get().providerReference())) {
+				log.warn("Webhook event {} ({}) names refund {} but its object's amount, currency or id differs: "
+						+ "not applied", event.eventId(), event.eventType(), refundId);
+				return ignore(event, paymentId, refundId.value(), "object does not match the refund");
+			}
 			GatewayResult outcome = subject.outcome();
 			if (outcome == null) {
 				return ignore(event, paymentId, refundId.value(), "no final outcome");

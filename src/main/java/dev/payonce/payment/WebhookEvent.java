@@ -27,8 +27,11 @@ public record WebhookEvent(String provider, String eventId, String eventType, Su
 		 * @param outcome the final outcome the event states
 		 * ({@link GatewayResult.Approved} or {@link GatewayResult.Declined}), or
 		 * {@code null} if it states none
+		 * @param object what the provider's object says of itself: its id, amount and
+		 * currency, checked against the payment before anything is applied
 		 */
-		record OfPayment(PaymentId paymentId, @Nullable GatewayResult outcome) implements Subject {
+		record OfPayment(PaymentId paymentId, @Nullable GatewayResult outcome,
+				ProviderObject object) implements Subject {
 		}
 
 		/**
@@ -38,8 +41,10 @@ public record WebhookEvent(String provider, String eventId, String eventType, Su
 		 * @param outcome the final outcome the event states
 		 * ({@link GatewayResult.Approved} or {@link GatewayResult.Declined}), or
 		 * {@code null} if it states none (a refund still pending at the provider)
+		 * @param object what the provider's object says of itself: its id, amount and
+		 * currency, checked against the refund before anything is applied
 		 */
-		record OfRefund(RefundId refundId, @Nullable GatewayResult outcome) implements Subject {
+		record OfRefund(RefundId refundId, @Nullable GatewayResult outcome, ProviderObject object) implements Subject {
 		}
 
 		/**
@@ -47,6 +52,35 @@ public record WebhookEvent(String provider, String eventId, String eventType, Su
 		 * no Payonce id (created outside Payonce).
 		 */
 		record Unrelated() implements Subject {
+		}
+
+	}
+
+	/**
+	 * The provider's own description of the object an event carries. An event is applied
+	 * only if it matches the payment or refund it names: the same amount in minor units,
+	 * the same currency, and, once Payonce knows the provider reference, the same one
+	 * (docs/design.md section 10). The metadata naming Payonce's id alone is not enough:
+	 * it is set by whoever creates the provider's object.
+	 *
+	 * @param providerReference the provider's id of the object (Stripe: {@code pi_...},
+	 * {@code re_...}), or {@code null} if the event carries none
+	 * @param amount the object's amount in minor units, or {@code null} if absent
+	 * @param currency the object's ISO 4217 currency code in any case, or {@code null}
+	 */
+	public record ProviderObject(@Nullable String providerReference, @Nullable Long amount, @Nullable String currency) {
+
+		/**
+		 * Whether this object describes the given money and provider reference.
+		 * @param money the payment's or refund's amount
+		 * @param knownReference the provider reference Payonce stored, or {@code null}
+		 * @return true only if amount and currency are equal and the reference is equal
+		 * or not yet known
+		 */
+		public boolean matches(Money money, @Nullable String knownReference) {
+			return this.amount != null && this.amount == money.minorUnits() && this.currency != null
+					&& this.currency.equalsIgnoreCase(money.currency().getCurrencyCode())
+					&& (knownReference == null || knownReference.equals(this.providerReference));
 		}
 
 	}

@@ -131,6 +131,9 @@ class StripeWebhookController {
 	}
 
 	private Event verified(String payload, String signature) {
+		if (!timestampAcceptable(signature)) {
+			throw invalidSignature();
+		}
 		try {
 			Event event = Webhook.constructEvent(payload, signature, this.properties.requiredWebhookSigningSecret(),
 					this.properties.webhookTolerance().toSeconds(), this.clock);
@@ -153,6 +156,30 @@ class StripeWebhookController {
 		}
 	}
 
+	/**
+	 * Whether the header's timestamp ({@code t=}, seconds since the epoch, UTC) is a
+	 * number and not later than now plus the tolerance. stripe-java refuses only a
+	 * timestamp too old (and throws an unchecked {@code NumberFormatException} on one
+	 * that is not a number); a signed delivery stamped in the future would otherwise be
+	 * accepted until then, so a captured one could be replayed for that long.
+	 */
+	private boolean timestampAcceptable(String signature) {
+		for (String item : signature.split(",")) {
+			int equals = item.indexOf('=');
+			if (equals > 0 && item.substring(0, equals).trim().equals("t")) {
+				try {
+					long timestamp = Long.parseLong(item.substring(equals + 1).trim());
+					return timestamp <= this.clock.instant().getEpochSecond()
+							+ this.properties.webhookTolerance().toSeconds();
+				}
+				catch (NumberFormatException ex) {
+					return false;
+				}
+			}
+		}
+		return false;
+	}
+
 	/** The event in the payment module's terms; no Stripe type leaves this package. */
 	private static WebhookEvent translate(Event event) {
 		WebhookEvent.Subject subject;
@@ -160,14 +187,18 @@ class StripeWebhookController {
 			PaymentIntent intent = dataObject(event, PaymentIntent.class)
 				.orElseThrow(StripeWebhookController::notAnEvent);
 			UUID paymentId = payonceId(intent.getMetadata(), StripePaymentGateway.PAYMENT_ID_METADATA);
-			subject = (paymentId != null) ? new WebhookEvent.Subject.OfPayment(new PaymentId(paymentId),
-					finalOutcome(StripeOutcomes.of(intent))) : new WebhookEvent.Subject.Unrelated();
+			subject = (paymentId != null)
+					? new WebhookEvent.Subject.OfPayment(new PaymentId(paymentId),
+							finalOutcome(StripeOutcomes.of(intent)),
+							new WebhookEvent.ProviderObject(intent.getId(), intent.getAmount(), intent.getCurrency()))
+					: new WebhookEvent.Subject.Unrelated();
 		}
 		else if (REFUND_EVENTS.contains(event.getType())) {
 			Refund refund = dataObject(event, Refund.class).orElseThrow(StripeWebhookController::notAnEvent);
 			UUID refundId = payonceId(refund.getMetadata(), StripePaymentGateway.REFUND_ID_METADATA);
 			subject = (refundId != null)
-					? new WebhookEvent.Subject.OfRefund(new RefundId(refundId), finalOutcome(StripeOutcomes.of(refund)))
+					? new WebhookEvent.Subject.OfRefund(new RefundId(refundId), finalOutcome(StripeOutcomes.of(refund)),
+							new WebhookEvent.ProviderObject(refund.getId(), refund.getAmount(), refund.getCurrency()))
 					: new WebhookEvent.Subject.Unrelated();
 		}
 		else {

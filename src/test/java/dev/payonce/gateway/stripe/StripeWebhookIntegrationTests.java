@@ -134,8 +134,14 @@ class StripeWebhookIntegrationTests {
 		HttpResponse<String> staleAnswer = deliver(event, sign(event, Instant.now().minus(Duration.ofMinutes(6))));
 		HttpResponse<String> wrongSecret = deliver(event, sign(event, Instant.now(), "whsec_other"));
 		HttpResponse<String> unsigned = deliver(event, null);
+		HttpResponse<String> future = deliver(event, sign(event, Instant.now().plus(Duration.ofMinutes(6))));
+		String valid = sign(event, Instant.now());
+		HttpResponse<String> garbledTimestamp = deliver(event, valid.replaceFirst("t=\\d+", "t=abc"));
+		HttpResponse<String> hugeTimestamp = deliver(event, valid.replaceFirst("t=\\d+", "t=99999999999999999999999"));
+		HttpResponse<String> noTimestamp = deliver(event, valid.replaceFirst("t=\\d+,", ""));
 
-		for (HttpResponse<String> answer : List.of(tamperedAnswer, staleAnswer, wrongSecret, unsigned)) {
+		for (HttpResponse<String> answer : List.of(tamperedAnswer, staleAnswer, wrongSecret, unsigned, future,
+				garbledTimestamp, hugeTimestamp, noTimestamp)) {
 			assertThat(answer.statusCode()).isEqualTo(400);
 			assertThat(answer.headers().firstValue("Content-Type"))
 				.hasValueSatisfying((type) -> assertThat(type).startsWith("application/problem+json"));
@@ -453,6 +459,66 @@ class StripeWebhookIntegrationTests {
 			.param(eventId(event))
 			.query(String.class)
 			.single()).isEqualTo("IGNORED");
+	}
+
+	@Test
+	void signedPaymentEventsWhoseObjectDiffersFromThePaymentChangeNothing() {
+		Pending pending = pending("pm_card_visa");
+		Map<String, Object> intent = pending.intent().json();
+		List<Map<String, Object>> objects = new ArrayList<>();
+		for (Map.Entry<String, Object> change : List.<Map.Entry<String, Object>>of(Map.entry("amount", 1),
+				Map.entry("currency", "usd"), Map.entry("amount", 125000))) {
+			Map<String, Object> object = new LinkedHashMap<>(intent);
+			object.put("status", "succeeded");
+			object.put(change.getKey(), change.getValue());
+			objects.add(object);
+		}
+		Map<String, Object> withoutAmount = new LinkedHashMap<>(intent);
+		withoutAmount.remove("amount");
+		objects.add(withoutAmount);
+
+		for (Map<String, Object> object : objects) {
+			String event = event("payment_intent.succeeded", object);
+			HttpResponse<String> answer = deliver(event, sign(event, Instant.now()));
+			assertThat(answer.statusCode()).as(event).isEqualTo(200);
+		}
+
+		assertThat(status(pending.paymentId())).isEqualTo("PENDING");
+		assertThat(this.jdbc.sql("SELECT provider_reference IS NULL FROM payments WHERE id = ?::uuid")
+			.param(pending.paymentId())
+			.query(Boolean.class)
+			.single()).isTrue();
+	}
+
+	@Test
+	void signedEventForAnotherPaymentIntentThanTheStoredOneChangesNothing() {
+		Pending pending = pending("pm_card_visa");
+		String settling = event("payment_intent.payment_failed", declinedCopy(pending.intent()));
+		assertThat(deliver(settling, sign(settling, Instant.now())).statusCode()).isEqualTo(200);
+		assertThat(status(pending.paymentId())).isEqualTo("DECLINED");
+		Map<String, Object> other = new LinkedHashMap<>(succeededCopy(pending.intent()).json());
+		other.put("id", "pi_someone_else");
+
+		String event = event("payment_intent.succeeded", other);
+		HttpResponse<String> answer = deliver(event, sign(event, Instant.now()));
+
+		assertThat(answer.statusCode()).isEqualTo(200);
+		assertThat(status(pending.paymentId())).isEqualTo("DECLINED");
+		assertThat(reference(pending.paymentId())).isEqualTo(pending.intent().id());
+	}
+
+	@Test
+	void signedRefundEventWhoseAmountDiffersFromTheRefundChangesNothing() {
+		PendingRefund pending = pendingRefund(500);
+		Map<String, Object> object = pending.refund().json();
+		object.put("amount", 100);
+
+		String event = event("refund.updated", object);
+		HttpResponse<String> answer = deliver(event, sign(event, Instant.now()));
+
+		assertThat(answer.statusCode()).isEqualTo(200);
+		assertThat(refundStatus(pending.refundId())).isEqualTo("PENDING");
+		assertThat(refundedAmount(pending.paymentId())).isZero();
 	}
 
 	@Test
