@@ -149,6 +149,7 @@ class StripeWebhookIntegrationTests {
 		}
 		assertThat(status(pending.paymentId())).isEqualTo("PENDING");
 		assertThat(eventRows(pending.paymentId())).isZero();
+		settle(pending);
 	}
 
 	@Test
@@ -201,6 +202,7 @@ class StripeWebhookIntegrationTests {
 		}
 		assertThat(status(pending.paymentId())).isEqualTo("PENDING");
 		assertThat(eventRows(pending.paymentId())).isZero();
+		settle(pending);
 	}
 
 	@Test
@@ -488,6 +490,8 @@ class StripeWebhookIntegrationTests {
 			.param(pending.paymentId())
 			.query(Boolean.class)
 			.single()).isTrue();
+		settle(pending);
+		assertThat(status(pending.paymentId())).as("the matching event still applies").isEqualTo("SUCCEEDED");
 	}
 
 	@Test
@@ -519,6 +523,9 @@ class StripeWebhookIntegrationTests {
 		assertThat(answer.statusCode()).isEqualTo(200);
 		assertThat(refundStatus(pending.refundId())).isEqualTo("PENDING");
 		assertThat(refundedAmount(pending.paymentId())).isZero();
+		String matching = refundEvent("refund.updated", pending.refund(), "succeeded");
+		assertThat(deliver(matching, sign(matching, Instant.now())).statusCode()).isEqualTo(200);
+		assertThat(refundStatus(pending.refundId())).as("the matching event still applies").isEqualTo("SUCCEEDED");
 	}
 
 	@Test
@@ -705,6 +712,15 @@ class StripeWebhookIntegrationTests {
 		String paymentId = first.field("paymentId");
 		return new Pending(paymentId, stripe.intentsOf(paymentId).get(0),
 				() -> new PaymentsApi(this.port).pay(key, body));
+	}
+
+	/**
+	 * Settles a pending payment with a matching signed event, so that no claim of this
+	 * class is left for another class's reconciler in the shared test database.
+	 */
+	private void settle(Pending pending) {
+		String event = event("payment_intent.succeeded", succeededCopy(pending.intent()));
+		assertThat(deliver(event, sign(event, Instant.now())).statusCode()).isEqualTo(200);
 	}
 
 	private static String event(String type, Intent intent) {
