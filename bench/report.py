@@ -302,8 +302,8 @@ profiles = [("New payments (32 connections)", "profile-new-payments"), ("Replays
             ("Slow provider (200 ms, 200 connections)", "profile-slow")]
 if any(os.path.exists(os.path.join(raw, name + ".md")) for _, name in profiles):
     lines += ["## Profiles", "", "JFR (`settings=profile`, plus `jdk.VirtualThreadPinned` at any duration) over one "
-              "extra, unmeasured window of each scenario; the recordings are `raw/profile-*.jfr` (open them with "
-              "`jfr view` or JDK Mission Control). Each CPU sample counts for the first frame on its stack that is "
+              "extra, unmeasured window of each scenario; the recordings are `raw/profile-*.jfr` on the machine that "
+              "ran the benchmark, not in git (open them with `jfr view` or JDK Mission Control). Each CPU sample counts for the first frame on its stack that is "
               "not the JDK's own.", ""]
     for label, name in profiles:
         path = os.path.join(raw, name + ".md")
