@@ -92,23 +92,18 @@ class Clients {
 	/**
 	 * Whether the client is active and the key with this digest is its active key, with
 	 * the client's row held {@code FOR KEY SHARE} until the caller's transaction ends.
-	 * Two statements on purpose: the first waits for a rotation or disable holding the
-	 * row and then reads its committed state; the second, a new statement, therefore sees
-	 * the keys that rotation committed. (In one joined statement PostgreSQL would recheck
-	 * only the locked row and read the key row as of the statement's start.) Locks in the
-	 * same order as {@link #lock}: client first.
+	 * One round trip to the function {@code client_still_authorized} (migration V13_3),
+	 * which runs two statements on purpose: the first waits for a rotation or disable
+	 * holding the row and then reads its committed state; the second, a new statement
+	 * with a fresh snapshot, therefore sees the keys that rotation committed. (In one
+	 * joined statement PostgreSQL would recheck only the locked row and read the key row
+	 * as of the statement's start.) Locks in the same order as {@link #lock}: client
+	 * first.
 	 */
 	boolean holdActive(ClientId clientId, String keyDigest) {
-		boolean clientActive = this.jdbc.sql("SELECT disabled_at IS NULL FROM clients WHERE id = :id FOR KEY SHARE")
+		return this.jdbc.sql("SELECT client_still_authorized(:id, :digest)")
 			.param("id", clientId.value())
-			.query(Boolean.class)
-			.optional()
-			.orElse(false);
-		return clientActive && this.jdbc.sql("""
-				SELECT EXISTS (SELECT 1 FROM api_keys
-				               WHERE key_digest = :digest AND client_id = :clientId AND revoked_at IS NULL)""")
 			.param("digest", keyDigest)
-			.param("clientId", clientId.value())
 			.query(Boolean.class)
 			.single();
 	}

@@ -1,6 +1,8 @@
 package dev.payonce.idempotency;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -11,7 +13,8 @@ import org.springframework.stereotype.Component;
  * The engine's meters, tagged by operation: {@code payonce.idempotency.claims} (every
  * claim by outcome) and {@code payonce.reconciliation.outcomes} (what the reconciler
  * settled). Tags carry no identifiers, so cardinality stays fixed: a handful of
- * operations times a handful of outcomes.
+ * operations times a handful of outcomes. Each meter is looked up in the registry once
+ * and kept (a registry lookup on every claim cost more than the increment).
  */
 @Component
 class IdempotencyMetrics {
@@ -22,6 +25,9 @@ class IdempotencyMetrics {
 	static final List<String> RECONCILIATION_OUTCOMES = List.of("found", "failed", "released");
 
 	private final MeterRegistry meters;
+
+	/** The meters already registered, by name, operation and outcome. */
+	private final Map<String, Counter> counters = new ConcurrentHashMap<>();
 
 	IdempotencyMetrics(MeterRegistry meters) {
 		this.meters = meters;
@@ -44,19 +50,21 @@ class IdempotencyMetrics {
 	}
 
 	private Counter claims(String operation, String outcome) {
-		return Counter.builder("payonce.idempotency.claims")
-			.description("Claims of idempotency keys by operation and outcome")
-			.tag("operation", operation)
-			.tag("outcome", outcome)
-			.register(this.meters);
+		return this.counters.computeIfAbsent("claims:" + operation + ":" + outcome,
+				(name) -> Counter.builder("payonce.idempotency.claims")
+					.description("Claims of idempotency keys by operation and outcome")
+					.tag("operation", operation)
+					.tag("outcome", outcome)
+					.register(this.meters));
 	}
 
 	private Counter reconciliation(String operation, String outcome) {
-		return Counter.builder("payonce.reconciliation.outcomes")
-			.description("Stale records the reconciler settled, by operation and outcome")
-			.tag("operation", operation)
-			.tag("outcome", outcome)
-			.register(this.meters);
+		return this.counters.computeIfAbsent("reconciliation:" + operation + ":" + outcome,
+				(name) -> Counter.builder("payonce.reconciliation.outcomes")
+					.description("Stale records the reconciler settled, by operation and outcome")
+					.tag("operation", operation)
+					.tag("outcome", outcome)
+					.register(this.meters));
 	}
 
 }

@@ -2,6 +2,8 @@ package dev.payonce.payment;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.Counter;
@@ -17,7 +19,9 @@ import org.springframework.stereotype.Component;
  * status, by status), {@code payonce.refunds} (the same for refunds),
  * {@code payonce.provider.calls} (a timer of provider calls by operation and outcome) and
  * {@code payonce.webhook.events} (webhook deliveries by effect). Tags carry no
- * identifiers, so cardinality stays fixed.
+ * identifiers, so cardinality stays fixed. Each meter is looked up in the registry once
+ * and kept: a registry lookup (tags sorted, meter filters applied, map searched) on every
+ * payment cost more than the increment itself (issue 13).
  */
 @Component
 class PaymentMetrics {
@@ -25,6 +29,11 @@ class PaymentMetrics {
 	private static final Logger log = LoggerFactory.getLogger(PaymentMetrics.class);
 
 	private final MeterRegistry meters;
+
+	/** The meters already registered, by name and tag values. */
+	private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+
+	private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
 	PaymentMetrics(MeterRegistry meters) {
 		this.meters = meters;
@@ -61,10 +70,11 @@ class PaymentMetrics {
 	}
 
 	private Counter refunds(RefundStatus status) {
-		return Counter.builder("payonce.refunds")
-			.description("Refunds that reached a final status")
-			.tag("status", status.name().toLowerCase(Locale.ROOT))
-			.register(this.meters);
+		return this.counters.computeIfAbsent("refunds:" + status.name(),
+				(name) -> Counter.builder("payonce.refunds")
+					.description("Refunds that reached a final status")
+					.tag("status", status.name().toLowerCase(Locale.ROOT))
+					.register(this.meters));
 	}
 
 	/**
@@ -93,11 +103,13 @@ class PaymentMetrics {
 	}
 
 	private Timer providerCalls(String operation, GatewayResult result) {
-		return Timer.builder("payonce.provider.calls")
-			.description("Calls to the payment provider by operation and outcome")
-			.tag("operation", operation)
-			.tag("outcome", outcome(result))
-			.register(this.meters);
+		String outcome = outcome(result);
+		return this.timers.computeIfAbsent(operation + ":" + outcome,
+				(name) -> Timer.builder("payonce.provider.calls")
+					.description("Calls to the payment provider by operation and outcome")
+					.tag("operation", operation)
+					.tag("outcome", outcome)
+					.register(this.meters));
 	}
 
 	void webhookEvent(WebhookEffect effect) {
@@ -111,17 +123,19 @@ class PaymentMetrics {
 	}
 
 	private Counter webhookEvents(String effect) {
-		return Counter.builder("payonce.webhook.events")
-			.description("Provider webhook deliveries by effect")
-			.tag("effect", effect)
-			.register(this.meters);
+		return this.counters.computeIfAbsent("webhook:" + effect,
+				(name) -> Counter.builder("payonce.webhook.events")
+					.description("Provider webhook deliveries by effect")
+					.tag("effect", effect)
+					.register(this.meters));
 	}
 
 	private Counter payments(PaymentStatus status) {
-		return Counter.builder("payonce.payments")
-			.description("Payments that reached a final status")
-			.tag("status", status.name().toLowerCase(Locale.ROOT))
-			.register(this.meters);
+		return this.counters.computeIfAbsent("payments:" + status.name(),
+				(name) -> Counter.builder("payonce.payments")
+					.description("Payments that reached a final status")
+					.tag("status", status.name().toLowerCase(Locale.ROOT))
+					.register(this.meters));
 	}
 
 	private static String outcome(GatewayResult result) {

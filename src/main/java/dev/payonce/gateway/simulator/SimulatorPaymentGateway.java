@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -22,6 +23,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionException;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.payonce.gateway.simulator.SimulatorProperties.Fault;
@@ -109,7 +111,12 @@ class SimulatorPaymentGateway implements PaymentGateway {
 		}
 		Entry entry;
 		try {
-			entry = this.ownTransaction.execute((status) -> ledgerWrite.get());
+			// Outside a transaction (the engine's act step) the ledger write is one
+			// auto-committed statement: no BEGIN and COMMIT round trips for the
+			// simulator's own bookkeeping. Inside a caller's transaction it still commits
+			// on its own.
+			entry = TransactionSynchronizationManager.isActualTransactionActive()
+					? this.ownTransaction.execute((status) -> ledgerWrite.get()) : ledgerWrite.get();
 		}
 		catch (DataAccessException | TransactionException ex) {
 			// The ledger shares the application's database and pool: when it cannot be
@@ -187,15 +194,21 @@ class SimulatorPaymentGateway implements PaymentGateway {
 		return this.properties.timeout();
 	}
 
+	/**
+	 * One auto-committed statement inserts the charge unless the key has one and returns
+	 * it; only a repeated key reads the charge the key already has (committed: the insert
+	 * waited for it).
+	 */
 	private Entry chargeOnce(ChargeRequest request) {
 		@Nullable String declineCode = DECLINES.get(request.paymentMethod());
 		Instant now = this.clock.instant();
-		int inserted = this.jdbc
+		Optional<GatewayResult> inserted = this.jdbc
 			.sql("""
 					INSERT INTO simulated_provider_charges
 					    (provider_reference, provider_idempotency_key, amount, currency, payment_method, outcome, decline_code, created_at)
 					VALUES (:reference, :key, :amount, :currency, :paymentMethod, :outcome, :declineCode, :now)
 					ON CONFLICT (provider_idempotency_key) DO NOTHING
+					RETURNING provider_reference, outcome, decline_code
 					""")
 			.param("reference", "sim_ch_" + HexFormat.of().formatHex(randomBytes()))
 			.param("key", request.providerIdempotencyKey())
@@ -205,10 +218,13 @@ class SimulatorPaymentGateway implements PaymentGateway {
 			.param("outcome", (declineCode != null) ? "DECLINED" : "SUCCEEDED")
 			.param("declineCode", declineCode)
 			.param("now", now.atOffset(ZoneOffset.UTC))
-			.update();
-		if (inserted == 0) {
-			log.info("Simulated provider deduplicated a charge by its provider idempotency key");
+			.query((rs, row) -> outcome(rs.getString("provider_reference"), rs.getString("outcome"),
+					rs.getString("decline_code")))
+			.optional();
+		if (inserted.isPresent()) {
+			return new Entry(inserted.get(), true);
 		}
+		log.info("Simulated provider deduplicated a charge by its provider idempotency key");
 		GatewayResult result = this.jdbc.sql("""
 				SELECT provider_reference, amount, currency, outcome, decline_code
 				FROM simulated_provider_charges WHERE provider_idempotency_key = :key
@@ -220,7 +236,7 @@ class SimulatorPaymentGateway implements PaymentGateway {
 					// parameters.
 					: new GatewayResult.NotAttempted("provider idempotency key reused with different parameters"))
 			.single();
-		return new Entry(result, inserted == 1);
+		return new Entry(result, false);
 	}
 
 	private static boolean sameParameters(ChargeRequest request, long amount, String currency) {
@@ -276,33 +292,36 @@ class SimulatorPaymentGateway implements PaymentGateway {
 	 * ({@code charge_not_found}).
 	 */
 	private Entry refundOnce(RefundRequest request) {
-		@Nullable String paymentMethod = this.jdbc
-			.sql("SELECT payment_method FROM simulated_provider_charges WHERE provider_reference = :reference")
-			.param("reference", request.chargeReference())
-			.query(String.class)
-			.optional()
-			.orElse(null);
-		@Nullable String declineCode = (paymentMethod == null) ? "charge_not_found"
-				: REFUND_FAILS.equals(paymentMethod) ? "refund_failed" : null;
-		int inserted = this.jdbc
+		// One auto-committed statement: the charge's payment method decides the outcome,
+		// the refund is inserted unless the key has one, and returned.
+		Optional<GatewayResult> inserted = this.jdbc
 			.sql("""
 					INSERT INTO simulated_provider_refunds
 					    (provider_reference, provider_idempotency_key, charge_reference, amount, currency, outcome, decline_code, created_at)
-					VALUES (:reference, :key, :charge, :amount, :currency, :outcome, :declineCode, :now)
+					SELECT :reference, :key, :charge, :amount, :currency,
+					       CASE WHEN c.payment_method IS NULL OR c.payment_method = :refundFails THEN 'DECLINED' ELSE 'SUCCEEDED' END,
+					       CASE WHEN c.payment_method IS NULL THEN 'charge_not_found'
+					            WHEN c.payment_method = :refundFails THEN 'refund_failed' END,
+					       :now
+					FROM (SELECT 1) AS one
+					LEFT JOIN simulated_provider_charges c ON c.provider_reference = :charge
 					ON CONFLICT (provider_idempotency_key) DO NOTHING
+					RETURNING provider_reference, outcome, decline_code
 					""")
 			.param("reference", "sim_re_" + HexFormat.of().formatHex(randomBytes()))
 			.param("key", request.providerIdempotencyKey())
 			.param("charge", request.chargeReference())
 			.param("amount", request.amount().minorUnits())
 			.param("currency", request.amount().currency().getCurrencyCode())
-			.param("outcome", (declineCode != null) ? "DECLINED" : "SUCCEEDED")
-			.param("declineCode", declineCode)
+			.param("refundFails", REFUND_FAILS)
 			.param("now", this.clock.instant().atOffset(ZoneOffset.UTC))
-			.update();
-		if (inserted == 0) {
-			log.info("Simulated provider deduplicated a refund by its provider idempotency key");
+			.query((rs, row) -> outcome(rs.getString("provider_reference"), rs.getString("outcome"),
+					rs.getString("decline_code")))
+			.optional();
+		if (inserted.isPresent()) {
+			return new Entry(inserted.get(), true);
 		}
+		log.info("Simulated provider deduplicated a refund by its provider idempotency key");
 		GatewayResult result = this.jdbc.sql("""
 				SELECT provider_reference, amount, charge_reference, outcome, decline_code
 				FROM simulated_provider_refunds WHERE provider_idempotency_key = :key
@@ -316,7 +335,7 @@ class SimulatorPaymentGateway implements PaymentGateway {
 									: new GatewayResult.NotAttempted(
 											"provider idempotency key reused with different parameters"))
 			.single();
-		return new Entry(result, inserted == 1);
+		return new Entry(result, false);
 	}
 
 	/** A ledger entry (charge or refund) and whether this call created it. */

@@ -2,8 +2,16 @@ package dev.payonce.gateway.simulator;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Currency;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
 
@@ -13,6 +21,7 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.gateway.simulator.SimulatorProperties.Fault;
@@ -192,6 +201,59 @@ class SimulatorPaymentGatewayIntegrationTests {
 		assertThat(timeout).isInstanceOf(GatewayResult.Unknown.class);
 		assertThat(refundRows(timedOut)).isEqualTo(1);
 		assertThat(healthy.lookupRefund(timedOut)).isInstanceOf(GatewayResult.Approved.class);
+	}
+
+	@Test
+	void concurrentChargesAndRefundsUnderOneKeyMakeOneLedgerEntryAndAllAnswerIt() throws Exception {
+		SimulatorPaymentGateway simulator = simulator(OFF, OFF, OFF, Duration.ZERO);
+		ChargeRequest charge = charge("pm_card_visa");
+		int threads = 16;
+
+		List<GatewayResult> charges = together(threads, () -> simulator.charge(charge));
+		RefundRequest refund = refund(((GatewayResult.Approved) charges.get(0)).providerReference(), 300);
+		List<GatewayResult> refunds = together(threads, () -> simulator.refund(refund));
+
+		assertThat(charges).hasSize(threads).containsOnly(charges.get(0));
+		assertThat(charges.get(0)).isInstanceOf(GatewayResult.Approved.class);
+		assertThat(ledgerRows(charge)).isEqualTo(1);
+		assertThat(refunds).hasSize(threads).containsOnly(refunds.get(0));
+		assertThat(refunds.get(0)).isInstanceOf(GatewayResult.Approved.class);
+		assertThat(refundRows(refund)).isEqualTo(1);
+	}
+
+	@Test
+	void ledgerWriteInsideACallersTransactionCommitsOnItsOwn() {
+		SimulatorPaymentGateway simulator = simulator(OFF, OFF, OFF, Duration.ZERO);
+		ChargeRequest request = charge("pm_card_visa");
+		TransactionTemplate caller = new TransactionTemplate(this.transactionManager);
+
+		GatewayResult result = caller.execute((status) -> {
+			status.setRollbackOnly();
+			return simulator.charge(request);
+		});
+
+		assertThat(result).isInstanceOf(GatewayResult.Approved.class);
+		assertThat(ledgerRows(request)).isEqualTo(1);
+		assertThat(simulator.lookup(request)).isEqualTo(result);
+	}
+
+	/** Runs {@code call} on {@code threads} threads released together. */
+	private static List<GatewayResult> together(int threads, Supplier<GatewayResult> call) throws Exception {
+		CyclicBarrier start = new CyclicBarrier(threads);
+		try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+			List<Future<GatewayResult>> futures = new ArrayList<>();
+			for (int i = 0; i < threads; i++) {
+				futures.add(pool.submit(() -> {
+					start.await(10, TimeUnit.SECONDS);
+					return call.get();
+				}));
+			}
+			List<GatewayResult> results = new ArrayList<>();
+			for (Future<GatewayResult> future : futures) {
+				results.add(future.get(30, TimeUnit.SECONDS));
+			}
+			return results;
+		}
 	}
 
 	private static String charged(SimulatorPaymentGateway simulator, String paymentMethod) {
