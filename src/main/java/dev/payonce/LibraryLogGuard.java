@@ -1,16 +1,14 @@
 package dev.payonce;
 
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.turbo.TurboFilter;
-import ch.qos.logback.core.spi.FilterReply;
+import ch.qos.logback.classic.spi.LoggerContextListener;
+import ch.qos.logback.core.spi.ContextAwareBase;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.LoggerFactory;
-import org.slf4j.Marker;
 
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.logging.LoggingApplicationListener;
@@ -24,15 +22,21 @@ import org.springframework.core.Ordered;
  * value included, at INFO and every received byte at DEBUG), firewall rejections with the
  * header value (Spring Security, DEBUG), request details and bodies (Spring MVC,
  * DEBUG/TRACE) and bind parameters (Spring JDBC, Hibernate and the PostgreSQL driver,
- * TRACE). This turbo filter refuses every event below {@code WARN} from those loggers,
- * before the library even formats it; their {@code WARN} and {@code ERROR} lines, which
- * carry no request data, still pass.
+ * TRACE). Each of those loggers ({@link #GUARDED}) is held at {@code WARN} or above: its
+ * level is set to {@code WARN} when the guard is installed, and any later change that
+ * would lower it or one of its descendants below {@code WARN} ({@code logging.level.*}
+ * settings, environment variables, the actuator, a Logback reconfiguration) is put back
+ * to {@code WARN} at once by a Logback {@link LoggerContextListener}. Their {@code WARN}
+ * and {@code ERROR} lines, which carry no request data, still pass.
+ *
+ * <p>
+ * Levels instead of a turbo filter (issue 13): Logback asks every turbo filter on every
+ * level check, {@code isTraceEnabled()} included, hundreds of times per request (4 % of a
+ * new payment's CPU samples); a level costs nothing beyond Logback's own comparison.
  *
  * <p>
  * Installed right after Spring Boot configures Logback (it runs after
- * {@link LoggingApplicationListener}), so {@code logging.level.*} settings, environment
- * variables and the actuator cannot lift it. With another logging backend it does
- * nothing.
+ * {@link LoggingApplicationListener}). With another logging backend it does nothing.
  */
 class LibraryLogGuard implements ApplicationListener<ApplicationEnvironmentPreparedEvent>, Ordered {
 
@@ -43,13 +47,23 @@ class LibraryLogGuard implements ApplicationListener<ApplicationEnvironmentPrepa
 
 	@Override
 	public void onApplicationEvent(ApplicationEnvironmentPreparedEvent event) {
-		if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context
-				&& context.getTurboFilterList().stream().noneMatch(Filter.class::isInstance)) {
-			Filter filter = new Filter();
-			filter.setContext(context);
-			filter.start();
-			context.addTurboFilter(filter);
+		if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+			install(context);
 		}
+	}
+
+	/**
+	 * Holds the guarded loggers of {@code context} at {@code WARN} or above from now on;
+	 * installing twice changes nothing.
+	 * @param context the Logback context
+	 */
+	static void install(LoggerContext context) {
+		if (context.getCopyOfListenerList().stream().noneMatch(Listener.class::isInstance)) {
+			Listener listener = new Listener();
+			listener.setContext(context);
+			context.addListener(listener);
+		}
+		clampAll(context);
 	}
 
 	@Override
@@ -58,7 +72,7 @@ class LibraryLogGuard implements ApplicationListener<ApplicationEnvironmentPrepa
 	}
 
 	/**
-	 * Whether a logger's event below {@code WARN} is refused.
+	 * Whether a logger is held at {@code WARN} or above.
 	 * @param loggerName the logger
 	 * @return {@code true} if it is one of {@link #GUARDED} or below one
 	 */
@@ -72,26 +86,64 @@ class LibraryLogGuard implements ApplicationListener<ApplicationEnvironmentPrepa
 		return false;
 	}
 
-	static final class Filter extends TurboFilter {
+	/**
+	 * Sets each guarded logger below {@code WARN} (or without a level of its own, for the
+	 * {@link #GUARDED} roots) to {@code WARN}; a guarded descendant with a level of its
+	 * own below {@code WARN} too.
+	 */
+	private static void clampAll(LoggerContext context) {
+		for (String name : GUARDED) {
+			clamp(context.getLogger(name), context.getLogger(name).getLevel());
+		}
+		for (Logger logger : context.getLoggerList()) {
+			if (logger.getLevel() != null && guarded(logger.getName())) {
+				clamp(logger, logger.getLevel());
+			}
+		}
+	}
 
-		/**
-		 * {@link #guarded} per logger name: Logback asks this filter on every level check
-		 * ({@code isDebugEnabled()} included), many times per request, and the set of
-		 * logger names is fixed by the code.
-		 */
-		private final Map<String, Boolean> decisions = new ConcurrentHashMap<>();
+	/**
+	 * Raises {@code logger} to {@code WARN} if {@code level} is lower, or if it is
+	 * {@code null} on one of the {@link #GUARDED} roots (which would then inherit an
+	 * unguarded ancestor's level). Setting the level notifies the listener again, with
+	 * {@code WARN}, which changes nothing.
+	 */
+	static void clamp(Logger logger, @Nullable Level level) {
+		if ((level == null) ? GUARDED.contains(logger.getName()) : level.levelInt < Level.WARN_INT) {
+			logger.setLevel(Level.WARN);
+		}
+	}
+
+	/**
+	 * Puts a guarded logger back to {@code WARN} whenever its level is set lower, and
+	 * every guarded logger after Logback resets its configuration (it survives the
+	 * reset).
+	 */
+	static final class Listener extends ContextAwareBase implements LoggerContextListener {
 
 		@Override
-		public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params,
-				Throwable t) {
-			// Below the logger's own level the event is refused anyway: the common case
-			// (a library asking isTraceEnabled()) costs two comparisons.
-			if (level != null && level.levelInt < Level.WARN_INT
-					&& level.levelInt >= logger.getEffectiveLevel().levelInt
-					&& this.decisions.computeIfAbsent(logger.getName(), LibraryLogGuard::guarded)) {
-				return FilterReply.DENY;
+		public boolean isResetResistant() {
+			return true;
+		}
+
+		@Override
+		public void onStart(LoggerContext context) {
+		}
+
+		@Override
+		public void onReset(LoggerContext context) {
+			clampAll(context);
+		}
+
+		@Override
+		public void onStop(LoggerContext context) {
+		}
+
+		@Override
+		public void onLevelChange(Logger logger, @Nullable Level level) {
+			if (guarded(logger.getName())) {
+				clamp(logger, level);
 			}
-			return FilterReply.NEUTRAL;
 		}
 
 	}
