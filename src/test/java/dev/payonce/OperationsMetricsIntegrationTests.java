@@ -83,6 +83,17 @@ class OperationsMetricsIntegrationTests {
 	}
 
 	@Test
+	void aPaymentIsTimedOnceAsARequestNotPerRepositoryCall() throws Exception {
+		Set<String> scraped = scrapedSeries();
+
+		assertThat(scraped).contains("http_server_requests_seconds_count", "payonce_payments_total");
+		// Spring Data's per-call repository timers are off (issue 13: their tags and
+		// meter
+		// lookup on every call cost more than the call's bookkeeping is worth).
+		assertThat(scraped).noneMatch((name) -> name.startsWith("spring_data_repository_invocations"));
+	}
+
+	@Test
 	void seriesInFindsSeriesNamesButNotFunctionsLabelsOrKeywords() {
 		String promql = """
 				sum by (status) (rate(a_total{uri!~"/x(y)"}[$__rate_interval])) / on (job) group_left

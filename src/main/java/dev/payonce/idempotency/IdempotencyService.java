@@ -64,6 +64,12 @@ public class IdempotencyService implements SmartInitializingSingleton {
 	private static final Pattern OPERATION = Pattern.compile("[a-z_]{1,32}");
 
 	/**
+	 * How the start-up refusal of another session isolation level begins; the failure
+	 * analyzer recognises it by this.
+	 */
+	public static final String SESSIONS_RUN_AT = "Payonce's database sessions run at ";
+
+	/**
 	 * Rounds of read-then-act before answering "in progress"; each round is a real race
 	 * lost.
 	 */
@@ -139,10 +145,8 @@ public class IdempotencyService implements SmartInitializingSingleton {
 	 */
 	static void requireReadCommitted(String level) {
 		if (!"read committed".equalsIgnoreCase(level)) {
-			throw new IllegalStateException("The database's sessions run at " + level
-					+ ", Payonce's transactions need read committed (PostgreSQL's default): reset "
-					+ "default_transaction_isolation for Payonce's database or role, and leave "
-					+ "spring.datasource.hikari.transaction-isolation unset");
+			throw new IllegalStateException(
+					SESSIONS_RUN_AT + level + "; Payonce's transactions need read committed, PostgreSQL's default");
 		}
 	}
 
