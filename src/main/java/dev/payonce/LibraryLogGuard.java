@@ -21,13 +21,15 @@ import org.springframework.core.Ordered;
  * headers (Tomcat's HTTP/1.1 parser logs a rejected header line, {@code Authorization}
  * value included, at INFO and every received byte at DEBUG), firewall rejections with the
  * header value (Spring Security, DEBUG), request details and bodies (Spring MVC,
- * DEBUG/TRACE) and bind parameters (Spring JDBC, Hibernate and the PostgreSQL driver,
- * TRACE). Each of those loggers ({@link #GUARDED}) is held at {@code WARN} or above: its
- * level is set to {@code WARN} when the guard is installed, and any later change that
- * would lower it or one of its descendants below {@code WARN} ({@code logging.level.*}
- * settings, environment variables, the actuator, a Logback reconfiguration) is put back
- * to {@code WARN} at once by a Logback {@link LoggerContextListener}. Their {@code WARN}
- * and {@code ERROR} lines, which carry no request data, still pass.
+ * DEBUG/TRACE), bind parameters (Spring JDBC, Hibernate and the PostgreSQL driver,
+ * TRACE), extracted values and validated requests (Hibernate ORM and Validator, TRACE)
+ * and the JDBC URL, which may carry a password (Hibernate's start-up INFO line). Each of
+ * those loggers ({@link #GUARDED}) is held at {@code WARN} or above: its level is set to
+ * {@code WARN} when the guard is installed, and any later change that would lower it or
+ * one of its descendants below {@code WARN} ({@code logging.level.*} settings,
+ * environment variables, the actuator, a Logback reconfiguration) is put back to
+ * {@code WARN} at once by a Logback {@link LoggerContextListener}. Their {@code WARN} and
+ * {@code ERROR} lines, which carry no request data, still pass.
  *
  * <p>
  * Levels instead of a turbo filter (issue 13): Logback asks every turbo filter on every
@@ -43,7 +45,7 @@ class LibraryLogGuard implements ApplicationListener<ApplicationEnvironmentPrepa
 	/** Loggers that can print a request line, a header, a body or a bind parameter. */
 	static final List<String> GUARDED = List.of("org.apache.coyote", "org.apache.tomcat", "org.apache.catalina",
 			"org.springframework.web", "org.springframework.security", "org.springframework.http",
-			"org.springframework.jdbc.core", "org.hibernate.orm.jdbc.bind", "org.postgresql");
+			"org.springframework.jdbc.core", "org.hibernate", "org.postgresql");
 
 	@Override
 	public void onApplicationEvent(ApplicationEnvironmentPreparedEvent event) {

@@ -5,11 +5,18 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import java.util.stream.Stream;
 
+import javax.sql.DataSource;
+
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -24,6 +31,7 @@ import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Authorisation at the point of effect (issue 15, item 1): a payment whose headers were
@@ -43,11 +51,51 @@ class RevocationDuringRequestIntegrationTests {
 	@Autowired
 	JdbcClient jdbc;
 
+	@Autowired
+	DataSource dataSource;
+
 	AdminApi admin;
 
 	@BeforeEach
 	void setUp() {
 		this.admin = new AdminApi(this.port);
+	}
+
+	/**
+	 * The claim-time check is right only at READ COMMITTED (its second statement needs a
+	 * snapshot taken after the first one's lock wait). If the sessions' level is changed
+	 * after start-up (ALTER DATABASE ... SET default_transaction_isolation reaches every
+	 * new pooled connection), the check refuses to answer, so the claim fails closed
+	 * instead of authorising a revoked key on a stale snapshot (migration V13_4).
+	 */
+	@Test
+	void clientCheckRefusesToAnswerOutsideReadCommitted() throws SQLException {
+		Reply created = this.admin.createClient("isolation");
+		String check = "SELECT client_still_authorized(?, ?)";
+		try (Connection connection = this.dataSource.getConnection()) {
+			connection.setAutoCommit(false);
+			for (int level : new int[] { Connection.TRANSACTION_REPEATABLE_READ,
+					Connection.TRANSACTION_SERIALIZABLE }) {
+				connection.setTransactionIsolation(level);
+				try (PreparedStatement statement = connection.prepareStatement(check)) {
+					statement.setString(1, created.field("id"));
+					statement.setString(2, "0".repeat(64));
+					assertThatExceptionOfType(SQLException.class).isThrownBy(statement::executeQuery)
+						.satisfies((ex) -> assertThat(ex.getSQLState()).isEqualTo("55000"));
+				}
+				connection.rollback();
+			}
+			connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+			try (PreparedStatement statement = connection.prepareStatement(check)) {
+				statement.setString(1, created.field("id"));
+				statement.setString(2, "0".repeat(64));
+				try (ResultSet result = statement.executeQuery()) {
+					assertThat(result.next()).isTrue();
+					assertThat(result.getBoolean(1)).isFalse();
+				}
+			}
+			connection.rollback();
+		}
 	}
 
 	static Stream<String> revocations() {
