@@ -98,7 +98,10 @@ class Clients {
 	 * with a fresh snapshot, therefore sees the keys that rotation committed. (In one
 	 * joined statement PostgreSQL would recheck only the locked row and read the key row
 	 * as of the statement's start.) Locks in the same order as {@link #lock}: client
-	 * first.
+	 * first. Correct only at READ COMMITTED; at any other level the function raises
+	 * SQLSTATE 55000 (V13_4), so the claim fails closed.
+	 * @throws org.springframework.dao.DataAccessException if the transaction does not run
+	 * at READ COMMITTED, or the database fails
 	 */
 	boolean holdActive(ClientId clientId, String keyDigest) {
 		return this.jdbc.sql("SELECT client_still_authorized(:id, :digest)")
