@@ -5,13 +5,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
-import dev.payonce.idempotency.IdempotencyService;
-
 /**
  * Turns Payonce's start-up refusals (an {@link IllegalStateException} whose message names
  * a {@code payonce.*} setting, such as a lease too short for the provider's worst-case
- * call or a missing admin token, or says the database's sessions run at another isolation
- * level than READ COMMITTED) into Spring Boot's short "APPLICATION FAILED TO START"
+ * call or a missing admin token) into Spring Boot's short "APPLICATION FAILED TO START"
  * report instead of a stack trace.
  */
 class SettingsFailureAnalyzer extends AbstractFailureAnalyzer<IllegalStateException> {
@@ -19,13 +16,6 @@ class SettingsFailureAnalyzer extends AbstractFailureAnalyzer<IllegalStateExcept
 	@Override
 	protected @Nullable FailureAnalysis analyze(Throwable rootFailure, IllegalStateException cause) {
 		String message = cause.getMessage();
-		if (message != null && message.startsWith(IdempotencyService.SESSIONS_RUN_AT)) {
-			return new FailureAnalysis(message,
-					"Reset default_transaction_isolation for Payonce's database and role (for example ALTER DATABASE "
-							+ "payonce RESET default_transaction_isolation) and leave "
-							+ "spring.datasource.hikari.transaction-isolation unset (docs/design.md, section 3).",
-					cause);
-		}
 		if (message == null || !message.startsWith("payonce.")) {
 			return null;
 		}

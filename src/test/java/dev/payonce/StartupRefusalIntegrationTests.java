@@ -39,21 +39,6 @@ class StartupRefusalIntegrationTests {
 	}
 
 	@Test
-	void refusesSessionsThatDoNotRunAtReadCommitted() throws Exception {
-		try (PayonceProcess process = PayonceProcess.start("refusal-isolation", this.database,
-				Map.of("spring.datasource.hikari.transaction-isolation", "TRANSACTION_REPEATABLE_READ"))) {
-
-			int exit = process.awaitExit(Duration.ofSeconds(120));
-
-			assertThat(exit).isNotZero();
-			assertThat(process.log()).containsPattern("(?m)^APPLICATION FAILED TO START$")
-				.containsPattern("(?m)^Payonce's database sessions run at repeatable read; Payonce's transactions "
-						+ "need read committed")
-				.contains("RESET default_transaction_isolation");
-		}
-	}
-
-	@Test
 	void printsLeaseGuardRefusalAsPlainTextWithJsonLogs() throws Exception {
 		try (PayonceProcess process = PayonceProcess.start("refusal-lease", this.database,
 				Map.of("payonce.idempotency.lease", "1s"))) {

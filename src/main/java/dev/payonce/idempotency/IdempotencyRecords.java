@@ -37,14 +37,6 @@ class IdempotencyRecords {
 	}
 
 	/**
-	 * The isolation level new transactions of a pooled session run at.
-	 * @return PostgreSQL's name of it, such as {@code read committed}
-	 */
-	String sessionIsolationLevel() {
-		return this.jdbc.sql("SHOW transaction_isolation").query(String.class).single();
-	}
-
-	/**
 	 * The claim: inserts an IN_PROGRESS record unless the key has one; true if inserted.
 	 */
 	boolean insertClaim(String operation, ClaimRequest request, UUID resourceId, Instant now, Instant lockedUntil) {

@@ -16,10 +16,10 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionCallback;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -50,24 +50,18 @@ import org.springframework.transaction.support.TransactionTemplate;
  * they expire.</li>
  * </ul>
  * Methods must not be called inside a caller's transaction: each one commits on its own.
- * Each transaction runs at READ COMMITTED, the session level checked at start-up. A
- * serialization failure (SQLSTATE {@code 40001}) or deadlock (SQLSTATE {@code 40P01}) is
- * retried up to {@value #MAX_TRANSIENT_RETRIES} times after a short jittered pause
- * (nothing of the aborted try committed, so the claim step and finish step simply run
- * again); a claim that still fails is answered in progress, never as a database outage.
+ * Each transaction declares READ COMMITTED. A serialization failure (SQLSTATE
+ * {@code 40001}) or deadlock (SQLSTATE {@code 40P01}) is retried up to
+ * {@value #MAX_TRANSIENT_RETRIES} times after a short jittered pause (nothing of the
+ * aborted try committed, so the claim step and finish step simply run again); a claim
+ * that still fails is answered in progress, never as a database outage.
  */
 @Service
-public class IdempotencyService implements SmartInitializingSingleton {
+public class IdempotencyService {
 
 	private static final Logger log = LoggerFactory.getLogger(IdempotencyService.class);
 
 	private static final Pattern OPERATION = Pattern.compile("[a-z_]{1,32}");
-
-	/**
-	 * How the start-up refusal of another session isolation level begins; the failure
-	 * analyzer recognises it by this.
-	 */
-	public static final String SESSIONS_RUN_AT = "Payonce's database sessions run at ";
 
 	/**
 	 * Rounds of read-then-act before answering "in progress"; each round is a real race
@@ -105,12 +99,14 @@ public class IdempotencyService implements SmartInitializingSingleton {
 			IdempotencyMetrics metrics, List<ClaimGuard> guards, MeterRegistry meters) {
 		this.records = records;
 		this.completed = completed;
-		// The claim's guarantees are argued for READ COMMITTED (ON CONFLICT DO NOTHING
-		// then a fresh read of the winner's row). The transactions run at the session's
-		// level, which afterSingletonsInstantiated checks is READ COMMITTED: declaring it
-		// on every transaction made Spring ask the driver for the session's level first,
-		// a SHOW TRANSACTION ISOLATION LEVEL round trip per transaction (issue 13).
 		this.transactions = new TransactionTemplate(transactionManager);
+		// The claim's guarantees are argued for READ COMMITTED (ON CONFLICT DO NOTHING
+		// then a fresh read of the winner's row), whatever the database's default is. It
+		// costs a SHOW TRANSACTION ISOLATION LEVEL round trip per transaction (Spring
+		// asks
+		// the driver for the session's level); issue 13 tried checking the level once at
+		// start-up instead, which broke databases that default to SERIALIZABLE.
+		this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
 		this.properties = properties;
 		this.clock = clock;
 		this.metrics = metrics;
@@ -124,30 +120,6 @@ public class IdempotencyService implements SmartInitializingSingleton {
 					+ "Above stale-after plus a few reconciler intervals, the reconciler is not finishing it")
 			.baseUnit("seconds")
 			.register(meters);
-	}
-
-	/**
-	 * Refuses to start unless the database's sessions run at READ COMMITTED (PostgreSQL's
-	 * default), the level the engine's guarantees are argued for (docs/design.md section
-	 * 3): at REPEATABLE READ or SERIALIZABLE the read after a lost {@code ON CONFLICT DO
-	 * NOTHING} would not see the winner's row. Checked once at start-up, on a pooled
-	 * connection, instead of on every transaction.
-	 * @throws IllegalStateException naming the level found and how to change it
-	 */
-	@Override
-	public void afterSingletonsInstantiated() {
-		requireReadCommitted(this.records.sessionIsolationLevel());
-	}
-
-	/**
-	 * @param level a session's isolation level as PostgreSQL names it
-	 * @throws IllegalStateException unless it is {@code read committed}
-	 */
-	static void requireReadCommitted(String level) {
-		if (!"read committed".equalsIgnoreCase(level)) {
-			throw new IllegalStateException(
-					SESSIONS_RUN_AT + level + "; Payonce's transactions need read committed, PostgreSQL's default");
-		}
 	}
 
 	/**

@@ -1,6 +1,5 @@
 package dev.payonce.idempotency;
 
-import java.sql.Connection;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.List;
@@ -13,13 +12,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import javax.sql.DataSource;
-
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -28,13 +24,11 @@ import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 import dev.payonce.OffsetClock;
 import dev.payonce.TestcontainersConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
@@ -73,35 +67,12 @@ class IdempotencyEngineIntegrationTests {
 	@Autowired
 	MeterRegistry meters;
 
-	@Autowired
-	DataSource dataSource;
-
-	@Autowired
-	JsonMapper json;
-
 	IdempotencyScope scope;
 
 	@BeforeEach
 	void setUp() {
 		this.jdbc.sql(TestOperation.CREATE_TABLE).update();
 		this.scope = new IdempotencyScope("engine-" + UUID.randomUUID().toString().substring(0, 8));
-	}
-
-	@Test
-	void startsOnlyWhenSessionsRunAtReadCommitted() throws Exception {
-		assertThatNoException().isThrownBy(this.engine::afterSingletonsInstantiated);
-		try (Connection connection = this.dataSource.getConnection()) {
-			connection.createStatement().execute("SET default_transaction_isolation = 'repeatable read'");
-			IdempotencyRecords records = new IdempotencyRecords(
-					JdbcClient.create(new SingleConnectionDataSource(connection, true)), this.json);
-
-			assertThat(records.sessionIsolationLevel()).isEqualTo("repeatable read");
-			assertThatIllegalStateException()
-				.isThrownBy(() -> IdempotencyService.requireReadCommitted(records.sessionIsolationLevel()))
-				.withMessageStartingWith(IdempotencyService.SESSIONS_RUN_AT + "repeatable read")
-				.withMessageContaining("need read committed");
-			connection.createStatement().execute("RESET default_transaction_isolation");
-		}
 	}
 
 	@Test
