@@ -6,12 +6,22 @@
 -- takes a fresh snapshot for each statement it runs (READ COMMITTED), exactly as a new
 -- statement from the client would. The lock is the caller's: it is held until the claim
 -- transaction ends.
+-- Correct only at READ COMMITTED, which every engine transaction declares: at REPEATABLE READ
+-- the second statement would read the snapshot taken before the lock wait, and a key revoked
+-- during the wait would still read as active. So the function refuses to answer at any other
+-- level (SQLSTATE 55000, object_not_in_prerequisite_state): the claim fails closed (503,
+-- nothing claimed or charged). The check reads a setting: no extra round trip.
 CREATE FUNCTION client_still_authorized(p_client_id varchar, p_key_digest varchar) RETURNS boolean
     LANGUAGE plpgsql VOLATILE AS
 $$
 DECLARE
     active boolean;
 BEGIN
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION 'client_still_authorized needs READ COMMITTED, this transaction runs at %',
+            current_setting('transaction_isolation')
+            USING ERRCODE = 'object_not_in_prerequisite_state';
+    END IF;
     SELECT disabled_at IS NULL INTO active FROM clients WHERE id = p_client_id FOR KEY SHARE;
     IF active IS NOT TRUE THEN
         RETURN false;

@@ -99,7 +99,7 @@ class Clients {
 	 * joined statement PostgreSQL would recheck only the locked row and read the key row
 	 * as of the statement's start.) Locks in the same order as {@link #lock}: client
 	 * first. Correct only at READ COMMITTED; at any other level the function raises
-	 * SQLSTATE 55000 (V13_4), so the claim fails closed.
+	 * SQLSTATE 55000 (V13_3), so the claim fails closed.
 	 * @throws org.springframework.dao.DataAccessException if the transaction does not run
 	 * at READ COMMITTED, or the database fails
 	 */

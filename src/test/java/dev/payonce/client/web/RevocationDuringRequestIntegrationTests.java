@@ -66,7 +66,7 @@ class RevocationDuringRequestIntegrationTests {
 	 * snapshot taken after the first one's lock wait). If the sessions' level is changed
 	 * after start-up (ALTER DATABASE ... SET default_transaction_isolation reaches every
 	 * new pooled connection), the check refuses to answer, so the claim fails closed
-	 * instead of authorising a revoked key on a stale snapshot (migration V13_4).
+	 * instead of authorising a revoked key on a stale snapshot (migration V13_3).
 	 */
 	@Test
 	void clientCheckRefusesToAnswerOutsideReadCommitted() throws SQLException {
