@@ -9,11 +9,12 @@
 -- became one function call and the simulator's ledger write one statement (it was a transaction
 -- of an INSERT and a SELECT), and the SHOWs were added here. The 2026-11-30-1755 run measured a
 -- build without them (reverted after: it broke databases that default to SERIALIZABLE) against
--- this script without them.
+-- this script without them. Since the pool keeps every session at READ COMMITTED
+-- (connection-init-sql, docs/design.md section 3) the engine declares nothing per transaction
+-- and Spring sends no SHOW: they are gone from here again.
 -- Variables: -D digest=<the bench client's key digest> -D client=<its id>.
 \set n random(1, 2000000000)
 \set m random(1, 2000000000)
-SHOW TRANSACTION ISOLATION LEVEL;
 BEGIN;
 SELECT client_still_authorized(:client, :digest);
 INSERT INTO idempotency_records (client_id, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
@@ -27,7 +28,6 @@ INSERT INTO simulated_provider_charges (provider_reference, provider_idempotency
   VALUES ('pgb_' || :n::text || '_' || :m::text, 'payonce-payment-' || md5(:n::text || :m::text)::uuid, 1200, 'ILS', 'pm_card_visa', 'SUCCEEDED', NULL, now())
   ON CONFLICT (provider_idempotency_key) DO NOTHING
   RETURNING provider_reference, outcome, decline_code;
-SHOW TRANSACTION ISOLATION LEVEL;
 BEGIN;
 SELECT 1 FROM idempotency_records WHERE client_id = :client AND idempotency_key = 'pgb-' || :client_id::text || '-' || :n::text || '-' || :m::text
   AND status = 'IN_PROGRESS' AND attempt = 1 FOR UPDATE;

@@ -10,6 +10,8 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
+import javax.sql.DataSource;
+
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
@@ -50,11 +52,13 @@ import org.springframework.transaction.support.TransactionTemplate;
  * they expire.</li>
  * </ul>
  * Methods must not be called inside a caller's transaction: each one commits on its own.
- * Each transaction declares READ COMMITTED. A serialization failure (SQLSTATE
- * {@code 40001}) or deadlock (SQLSTATE {@code 40P01}) is retried up to
- * {@value #MAX_TRANSIENT_RETRIES} times after a short jittered pause (nothing of the
- * aborted try committed, so the claim step and finish step simply run again); a claim
- * that still fails is answered in progress, never as a database outage.
+ * Each transaction runs at READ COMMITTED: the pool keeps every session there
+ * ({@link SessionIsolation}) or, when it is not set up to, each transaction declares the
+ * level. A serialization failure (SQLSTATE {@code 40001}) or deadlock (SQLSTATE
+ * {@code 40P01}) is retried up to {@value #MAX_TRANSIENT_RETRIES} times after a short
+ * jittered pause (nothing of the aborted try committed, so the claim step and finish step
+ * simply run again); a claim that still fails is answered in progress, never as a
+ * database outage.
  */
 @Service
 public class IdempotencyService {
@@ -86,6 +90,8 @@ public class IdempotencyService {
 
 	private final TransactionTemplate transactions;
 
+	private final boolean declaresIsolation;
+
 	private final IdempotencyProperties properties;
 
 	private final Clock clock;
@@ -95,18 +101,22 @@ public class IdempotencyService {
 	private final List<ClaimGuard> guards;
 
 	IdempotencyService(IdempotencyRecords records, CompletedResponses completed,
-			PlatformTransactionManager transactionManager, IdempotencyProperties properties, Clock clock,
-			IdempotencyMetrics metrics, List<ClaimGuard> guards, MeterRegistry meters) {
+			PlatformTransactionManager transactionManager, DataSource dataSource, IdempotencyProperties properties,
+			Clock clock, IdempotencyMetrics metrics, List<ClaimGuard> guards, MeterRegistry meters) {
 		this.records = records;
 		this.completed = completed;
 		this.transactions = new TransactionTemplate(transactionManager);
 		// The claim's guarantees are argued for READ COMMITTED (ON CONFLICT DO NOTHING
-		// then a fresh read of the winner's row), whatever the database's default is. It
-		// costs a SHOW TRANSACTION ISOLATION LEVEL round trip per transaction (Spring
-		// asks
-		// the driver for the session's level); issue 13 tried checking the level once at
-		// start-up instead, which broke databases that default to SERIALIZABLE.
-		this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+		// then a fresh read of the winner's row), whatever the database's default is.
+		// Declared per transaction it costs a SHOW TRANSACTION ISOLATION LEVEL round trip
+		// each time (Spring asks the driver for the session's level), so it is declared
+		// only when the pool does not pin every session to it.
+		this.declaresIsolation = !SessionIsolation.pinnedToReadCommitted(dataSource);
+		if (this.declaresIsolation) {
+			log.info("Engine transactions declare READ COMMITTED each time: the connection pool is not set up to "
+					+ "keep every session at READ COMMITTED (docs/design.md section 3)");
+			this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+		}
 		this.properties = properties;
 		this.clock = clock;
 		this.metrics = metrics;
@@ -474,6 +484,15 @@ public class IdempotencyService {
 		return this.records.oldestExpiredLease(now)
 			.map((lockedUntil) -> Duration.between(lockedUntil, now).toMillis() / 1000.0)
 			.orElse(0.0);
+	}
+
+	/**
+	 * Whether each engine transaction declares READ COMMITTED itself, because the pool
+	 * does not keep every session at that level ({@link SessionIsolation}).
+	 * @return {@code false} with the pool settings of {@code application.properties}
+	 */
+	boolean declaresIsolation() {
+		return this.declaresIsolation;
 	}
 
 	/**

@@ -4,7 +4,9 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -12,6 +14,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -66,6 +71,9 @@ class IdempotencyEngineIntegrationTests {
 
 	@Autowired
 	MeterRegistry meters;
+
+	@Autowired
+	DataSource dataSource;
 
 	IdempotencyScope scope;
 
@@ -461,6 +469,54 @@ class IdempotencyEngineIntegrationTests {
 			};
 		}
 
+	}
+
+	/**
+	 * docs/design.md section 3: the pool keeps every session at READ COMMITTED, so the
+	 * engine declares nothing per transaction (no
+	 * {@code SHOW TRANSACTION ISOLATION LEVEL} round trip) and still runs its claim and
+	 * completion at READ COMMITTED when the database's default is SERIALIZABLE.
+	 */
+	@Test
+	void claimAndCompletionRunAtReadCommittedWithoutDeclaringItWhateverTheDatabaseDefault() {
+		assertThat(this.engine.declaresIsolation()).isFalse();
+		String database = this.jdbc.sql("SELECT current_database()").query(String.class).single();
+		this.jdbc.sql("ALTER DATABASE \"" + database + "\" SET default_transaction_isolation = 'serializable'")
+			.update();
+		try {
+			freshConnections();
+			List<String> levels = new CopyOnWriteArrayList<>();
+			Claim claim = this.engine.claim("engine_test", request("levels", "a"), (resourceId) -> {
+				levels.add(transactionIsolation());
+				return new Creation.Created<>(resourceId);
+			});
+			assertThat(claim).isInstanceOf(Claim.Acquired.class);
+			Optional<StoredResponse> stored = this.engine.complete(((Claim.Acquired) claim).lease(), (resourceId) -> {
+				levels.add(transactionIsolation());
+				return new StoredResponse(201, Map.of("Content-Type", "application/json"), "{}");
+			});
+
+			assertThat(stored).isPresent();
+			assertThat(levels).containsExactly("read committed", "read committed");
+			assertThat(this.jdbc.sql("""
+					SELECT array_to_string(setconfig, ',') FROM pg_db_role_setting s
+					JOIN pg_database d ON d.oid = s.setdatabase
+					WHERE d.datname = current_database() AND s.setrole = 0""").query(String.class).single())
+				.contains("default_transaction_isolation=serializable");
+		}
+		finally {
+			this.jdbc.sql("ALTER DATABASE \"" + database + "\" RESET default_transaction_isolation").update();
+			freshConnections();
+		}
+	}
+
+	private String transactionIsolation() {
+		return this.jdbc.sql("SHOW transaction_isolation").query(String.class).single();
+	}
+
+	/** Pooled connections keep the session defaults they started with: replace them. */
+	private void freshConnections() {
+		((HikariDataSource) this.dataSource).getHikariPoolMXBean().softEvictConnections();
 	}
 
 	private ClaimRequest request(String key, String body) {

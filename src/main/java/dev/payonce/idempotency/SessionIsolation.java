@@ -1,0 +1,68 @@
+package dev.payonce.idempotency;
+
+import java.sql.SQLException;
+import java.util.Locale;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariDataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Whether the connection pool itself keeps every session at READ COMMITTED, so that the
+ * engine need not declare the level on each transaction (docs/design.md section 3).
+ *
+ * <p>
+ * Declaring it costs a round trip per transaction: Spring asks the driver for the
+ * session's level ({@code SHOW TRANSACTION ISOLATION LEVEL}) before every transaction
+ * that declares one. The pool can do the same work once per connection instead: with
+ * {@code spring.datasource.hikari.connection-init-sql} set to
+ * {@value #READ_COMMITTED_INIT_SQL}, every connection Hikari opens runs at READ COMMITTED
+ * whatever the database's, role's or URL's default is (an {@code ALTER DATABASE ... SET
+ * default_transaction_isolation} made after start-up included), and with
+ * {@code spring.datasource.hikari.transaction-isolation=TRANSACTION_READ_COMMITTED} a
+ * connection whose level some code changed is put back to READ COMMITTED when it returns
+ * to the pool. {@code application.properties} sets both. Any other pool, or either
+ * setting changed, and the engine declares READ COMMITTED per transaction as before.
+ */
+final class SessionIsolation {
+
+	/** The statement Hikari must run on every new connection. */
+	static final String READ_COMMITTED_INIT_SQL = "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL READ COMMITTED";
+
+	private SessionIsolation() {
+	}
+
+	/**
+	 * Whether {@code dataSource} is a Hikari pool set up as the class comment says.
+	 * @param dataSource the application's data source
+	 * @return {@code true} only if both settings are exactly as required
+	 */
+	static boolean pinnedToReadCommitted(DataSource dataSource) {
+		HikariDataSource hikari;
+		try {
+			if (!dataSource.isWrapperFor(HikariDataSource.class)) {
+				return false;
+			}
+			hikari = dataSource.unwrap(HikariDataSource.class);
+		}
+		catch (SQLException ex) {
+			return false;
+		}
+		return READ_COMMITTED_INIT_SQL.equals(normalize(hikari.getConnectionInitSql()))
+				&& "TRANSACTION_READ_COMMITTED".equalsIgnoreCase(hikari.getTransactionIsolation());
+	}
+
+	/** Upper case, single spaces, no trailing semicolon. */
+	static String normalize(@Nullable String sql) {
+		if (sql == null) {
+			return "";
+		}
+		String trimmed = sql.strip();
+		while (trimmed.endsWith(";")) {
+			trimmed = trimmed.substring(0, trimmed.length() - 1).strip();
+		}
+		return trimmed.replaceAll("\\s+", " ").toUpperCase(Locale.ROOT);
+	}
+
+}
