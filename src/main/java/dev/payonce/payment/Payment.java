@@ -302,6 +302,22 @@ public class Payment implements Persistable<UUID> {
 	}
 
 	/**
+	 * When the payment last changed.
+	 * @return UTC, microsecond precision
+	 */
+	Instant updatedAt() {
+		return this.updatedAt;
+	}
+
+	/**
+	 * The {@code @Version} this copy was read with or last written with.
+	 * @return the version; {@code null} until the first {@code INSERT}
+	 */
+	@Nullable Long version() {
+		return this.version;
+	}
+
+	/**
 	 * The id, for Spring Data.
 	 * @return the payment's id
 	 */

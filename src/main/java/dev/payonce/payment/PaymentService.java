@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -169,8 +170,8 @@ public class PaymentService {
 			}
 			GatewayResult result = callProvider(payment);
 			return switch (result) {
-				case GatewayResult.Approved approved -> new Action.Finish<>(succeeded(approved));
-				case GatewayResult.Declined declined -> new Action.Finish<>(declined(declined));
+				case GatewayResult.Approved approved -> new Action.Finish<>(succeeded(approved, payment));
+				case GatewayResult.Declined declined -> new Action.Finish<>(declined(declined, payment));
 				case GatewayResult.NotAttempted notAttempted -> {
 					log.warn("Payment {} unresolved (not attempted): {}; lease released for a retry", payment.id(),
 							notAttempted.reason());
@@ -198,8 +199,8 @@ public class PaymentService {
 	private Action<GatewayResult> settleByLookup(Payment payment, boolean pastWindow) {
 		GatewayResult result = lookup(payment);
 		return switch (result) {
-			case GatewayResult.Approved approved -> new Action.Finish<>(succeeded(approved));
-			case GatewayResult.Declined declined -> new Action.Finish<>(declined(declined));
+			case GatewayResult.Approved approved -> new Action.Finish<>(succeeded(approved, payment));
+			case GatewayResult.Declined declined -> new Action.Finish<>(declined(declined, payment));
 			case GatewayResult.Unknown unknown -> {
 				log.warn("Payment {} unresolved (lookup: {}); lease released for a retry", payment.id(),
 						unknown.reason());
@@ -270,18 +271,42 @@ public class PaymentService {
 
 	/** The fenced completion of an approved charge: payment SUCCEEDED, 201 stored. */
 	FinishStep succeeded(GatewayResult.Approved approved) {
-		return (paymentId) -> finish(paymentId, PaymentStatus.SUCCEEDED, (payment) -> {
+		return (paymentId) -> finish(paymentId, PaymentStatus.SUCCEEDED, succeeding(approved));
+	}
+
+	/**
+	 * As {@link #succeeded(GatewayResult.Approved)}, written over the payment the act
+	 * step read ({@link FinishOverRead}).
+	 */
+	FinishStep succeeded(GatewayResult.Approved approved, Payment read) {
+		return overRead(read, PaymentStatus.SUCCEEDED, succeeding(approved));
+	}
+
+	private Function<Payment, StoredResponse> succeeding(GatewayResult.Approved approved) {
+		return (payment) -> {
 			payment.markSucceeded(approved.providerReference(), now());
 			return this.responses.created(payment);
-		});
+		};
 	}
 
 	/** The fenced completion of a declined charge: payment DECLINED, 402 stored. */
 	FinishStep declined(GatewayResult.Declined declined) {
-		return (paymentId) -> finish(paymentId, PaymentStatus.DECLINED, (payment) -> {
+		return (paymentId) -> finish(paymentId, PaymentStatus.DECLINED, declining(declined));
+	}
+
+	/**
+	 * As {@link #declined(GatewayResult.Declined)}, written over the payment the act step
+	 * read ({@link FinishOverRead}).
+	 */
+	FinishStep declined(GatewayResult.Declined declined, Payment read) {
+		return overRead(read, PaymentStatus.DECLINED, declining(declined));
+	}
+
+	private Function<Payment, StoredResponse> declining(GatewayResult.Declined declined) {
+		return (payment) -> {
 			payment.markDeclined(declined.providerReference(), declined.declineCode(), now());
 			return this.responses.declined(payment);
-		});
+		};
 	}
 
 	/**
@@ -318,11 +343,22 @@ public class PaymentService {
 		Payment payment = load(new PaymentId(id));
 		StoredResponse response = transition.apply(payment);
 		this.payments.flush();
+		announceAfterCommit(id, status, response);
+		return response;
+	}
+
+	private FinishStep overRead(Payment read, PaymentStatus status, Function<Payment, StoredResponse> transition) {
+		UUID id = read.getId();
+		return new FinishOverRead<>(read, id, read.version(), transition, this.payments::writeIfUnchanged,
+				(paymentId) -> finish(paymentId, status, transition),
+				(response) -> announceAfterCommit(id, status, response));
+	}
+
+	private void announceAfterCommit(UUID id, PaymentStatus status, StoredResponse response) {
 		afterCommit(() -> {
 			this.metrics.paymentFinished(status);
 			log.info("Payment {} completed: {} ({})", id, status, response.status());
 		});
-		return response;
 	}
 
 	/**

@@ -266,6 +266,22 @@ public class Refund implements Persistable<UUID> {
 	}
 
 	/**
+	 * When the refund last changed.
+	 * @return UTC, microsecond precision
+	 */
+	Instant updatedAt() {
+		return this.updatedAt;
+	}
+
+	/**
+	 * The {@code @Version} this copy was read with or last written with.
+	 * @return the version; {@code null} until the first {@code INSERT}
+	 */
+	@Nullable Long version() {
+		return this.version;
+	}
+
+	/**
 	 * The id, for Spring Data.
 	 * @return the refund's id
 	 */

@@ -51,12 +51,13 @@ class RefundReservations {
 					FROM target
 					WHERE p.id = target.id AND target.reserve > 0
 					  AND p.refunded_amount + p.refunds_in_flight + target.reserve <= p.amount
-					RETURNING target.reserve, p.currency
+					RETURNING target.reserve, p.currency, p.provider_reference
 					""")
 			.param("amount", amount)
 			.param("paymentId", paymentId.value())
 			.param("clientId", clientId.value())
-			.query((rs, row) -> new Reservation(rs.getLong("reserve"), Currency.getInstance(rs.getString("currency"))))
+			.query((rs, row) -> new Reservation(rs.getLong("reserve"), Currency.getInstance(rs.getString("currency")),
+					rs.getString("provider_reference")))
 			.optional();
 	}
 
@@ -108,8 +109,10 @@ class RefundReservations {
 	 *
 	 * @param amount minor units reserved
 	 * @param currency the payment's currency
+	 * @param chargeReference the provider reference of the payment's charge, which a
+	 * SUCCEEDED payment always has and never changes
 	 */
-	record Reservation(long amount, Currency currency) {
+	record Reservation(long amount, Currency currency, @Nullable String chargeReference) {
 	}
 
 }

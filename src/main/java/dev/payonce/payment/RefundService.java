@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -126,6 +127,12 @@ public class RefundService {
 
 		private final RefundCommand command;
 
+		/**
+		 * The payment's charge reference, returned by this request's reservation: a fresh
+		 * claim's act step then sends the refund without reading the payment again.
+		 */
+		private @Nullable String chargeReference;
+
 		RefundOperation(RefundCommand command) {
 			this.command = command;
 		}
@@ -144,6 +151,7 @@ public class RefundService {
 				return new Creation.Refused<>(
 						RefundService.this.reservations.refusal(paymentId, this.command.clientId()));
 			}
+			this.chargeReference = reservation.get().chargeReference();
 			Refund refund = Refund.pending(new RefundId(resourceId), paymentId, this.command.clientId(),
 					new Money(reservation.get().amount(), reservation.get().currency()), this.command.reason(),
 					RefundService.this.payments.now());
@@ -168,10 +176,10 @@ public class RefundService {
 			if (pastWindow) {
 				return unresolved(refund, true, "older than the give-up window: left to reconciliation");
 			}
-			GatewayResult result = callProvider(refund);
+			GatewayResult result = callProvider(refund, this.chargeReference);
 			return switch (result) {
-				case GatewayResult.Approved approved -> new Action.Finish<>(succeeded(approved));
-				case GatewayResult.Declined declined -> new Action.Finish<>(declined(declined));
+				case GatewayResult.Approved approved -> new Action.Finish<>(succeeded(approved, refund));
+				case GatewayResult.Declined declined -> new Action.Finish<>(declined(declined, refund));
 				case GatewayResult.NotAttempted notAttempted -> unresolved(refund, false, notAttempted.reason());
 				case GatewayResult.Unknown unknown ->
 					unknown.replayed() ? unresolved(refund, unknown.reason(), replayed(refund.providerKeyGeneration()))
@@ -190,8 +198,8 @@ public class RefundService {
 		 */
 		private Action<RefundOutcome> settleByLookup(Refund refund, boolean pastWindow) {
 			return switch (lookup(refund)) {
-				case GatewayResult.Approved approved -> new Action.Finish<>(succeeded(approved));
-				case GatewayResult.Declined declined -> new Action.Finish<>(declined(declined));
+				case GatewayResult.Approved approved -> new Action.Finish<>(succeeded(approved, refund));
+				case GatewayResult.Declined declined -> new Action.Finish<>(declined(declined, refund));
 				case GatewayResult.Unknown unknown -> unresolved(refund, true, "lookup: " + unknown.reason());
 				case GatewayResult.NotAttempted notFound -> pastWindow ? new Action.Finish<>(failed())
 						: unresolved(refund, "no refund under the replayed key: next generation",
@@ -252,45 +260,96 @@ public class RefundService {
 
 	/** Approved: refund SUCCEEDED, its reservation refunded, 201 stored. */
 	FinishStep succeeded(GatewayResult.Approved approved) {
-		return (refundId) -> finish(refundId, RefundStatus.SUCCEEDED, (refund) -> {
+		return (refundId) -> finish(refundId, RefundStatus.SUCCEEDED, true, succeeding(approved));
+	}
+
+	/**
+	 * As {@link #succeeded(GatewayResult.Approved)}, written over the refund the act step
+	 * read ({@link FinishOverRead}).
+	 */
+	FinishStep succeeded(GatewayResult.Approved approved, Refund read) {
+		return overRead(read, RefundStatus.SUCCEEDED, true, succeeding(approved));
+	}
+
+	private Function<Refund, StoredResponse> succeeding(GatewayResult.Approved approved) {
+		return (refund) -> {
 			refund.markSucceeded(approved.providerReference(), this.payments.now());
-			this.reservations.settle(refund.paymentId(), refund.amount().minorUnits(), true, this.payments.now());
 			return this.responses.created(refund);
-		});
+		};
 	}
 
 	/** Declined: refund DECLINED, its reservation given back, 402 stored. */
 	FinishStep declined(GatewayResult.Declined declined) {
-		return (refundId) -> finish(refundId, RefundStatus.DECLINED, (refund) -> {
+		return (refundId) -> finish(refundId, RefundStatus.DECLINED, false, declining(declined));
+	}
+
+	/**
+	 * As {@link #declined(GatewayResult.Declined)}, written over the refund the act step
+	 * read ({@link FinishOverRead}).
+	 */
+	FinishStep declined(GatewayResult.Declined declined, Refund read) {
+		return overRead(read, RefundStatus.DECLINED, false, declining(declined));
+	}
+
+	private Function<Refund, StoredResponse> declining(GatewayResult.Declined declined) {
+		return (refund) -> {
 			refund.markDeclined(declined.providerReference(), declined.declineCode(), this.payments.now());
-			this.reservations.settle(refund.paymentId(), refund.amount().minorUnits(), false, this.payments.now());
 			return this.responses.declined(refund);
-		});
+		};
 	}
 
 	/** Reconciliation gave up: refund FAILED, its reservation given back, 402 stored. */
 	FinishStep failed() {
-		return (refundId) -> finish(refundId, RefundStatus.FAILED, (refund) -> {
+		return (refundId) -> finish(refundId, RefundStatus.FAILED, false, (refund) -> {
 			refund.markFailed(this.payments.now());
-			this.reservations.settle(refund.paymentId(), refund.amount().minorUnits(), false, this.payments.now());
 			return this.responses.failed(refund);
 		});
 	}
 
 	/**
 	 * Runs inside the engine's fenced completion transaction: the refund is read in it,
-	 * moved and flushed, and the payment's reservation settled by one statement, before
-	 * the record is completed.
+	 * moved, the payment's reservation settled by one statement, and the refund flushed,
+	 * before the record is completed.
+	 * @param refunded whether the reservation became refunded money or is given back
+	 * @param transition moves the refund in memory and renders the response
 	 */
-	private StoredResponse finish(UUID id, RefundStatus status, Function<Refund, StoredResponse> transition) {
+	private StoredResponse finish(UUID id, RefundStatus status, boolean refunded,
+			Function<Refund, StoredResponse> transition) {
 		Refund refund = load(new RefundId(id));
 		StoredResponse response = transition.apply(refund);
+		settle(refund, refunded);
 		this.refunds.flush();
+		announceAfterCommit(id, status, response);
+		return response;
+	}
+
+	/**
+	 * The completion over the refund the act step read: its one conditional
+	 * {@code UPDATE}, then the reservation settled in the same transaction (only once the
+	 * write succeeded: a changed refund goes the reading way, which settles it itself).
+	 */
+	private FinishStep overRead(Refund read, RefundStatus status, boolean refunded,
+			Function<Refund, StoredResponse> transition) {
+		UUID id = read.getId();
+		return new FinishOverRead<>(read, id, read.version(), transition, (refund, readVersion) -> {
+			if (!this.refunds.writeIfUnchanged(refund, readVersion)) {
+				return false;
+			}
+			settle(refund, refunded);
+			return true;
+		}, (refundId) -> finish(refundId, status, refunded, transition),
+				(response) -> announceAfterCommit(id, status, response));
+	}
+
+	private void settle(Refund refund, boolean refunded) {
+		this.reservations.settle(refund.paymentId(), refund.amount().minorUnits(), refunded, this.payments.now());
+	}
+
+	private void announceAfterCommit(UUID id, RefundStatus status, StoredResponse response) {
 		PaymentService.afterCommit(() -> {
 			this.metrics.refundFinished(status);
 			log.info("Refund {} completed: {} ({})", id, status, response.status());
 		});
-		return response;
 	}
 
 	/**
@@ -304,8 +363,9 @@ public class RefundService {
 				&& !refund.createdAt().plus(this.reconciliation.giveUpAfter()).isAfter(this.payments.now());
 	}
 
-	private GatewayResult callProvider(Refund refund) {
-		return this.metrics.providerCall("refund", refund.id(), () -> this.gateway.refund(refundRequest(refund)));
+	private GatewayResult callProvider(Refund refund, @Nullable String chargeReference) {
+		return this.metrics.providerCall("refund", refund.id(),
+				() -> this.gateway.refund(refundRequest(refund, chargeReference)));
 	}
 
 	/**
@@ -315,6 +375,17 @@ public class RefundService {
 	 * SUCCEEDED payment is refunded, so a broken invariant)
 	 */
 	RefundRequest refundRequest(Refund refund) {
+		return refundRequest(refund, null);
+	}
+
+	/**
+	 * As {@link #refundRequest(Refund)}, with the payment's charge reference when the
+	 * caller already has it (the reservation returned it), so the payment is not read.
+	 */
+	private RefundRequest refundRequest(Refund refund, @Nullable String knownChargeReference) {
+		if (knownChargeReference != null) {
+			return refund.refundRequest(knownChargeReference);
+		}
 		Payment payment = this.payments.load(refund.paymentId());
 		String chargeReference = payment.providerReference();
 		if (chargeReference == null) {
