@@ -253,6 +253,30 @@ class IdempotencyRecords {
 			.update() == 1;
 	}
 
+	/**
+	 * Replaces the response stored by {@link #complete} earlier in the same transaction,
+	 * for a {@link RenderedFinish} whose resource had to be read again.
+	 * @throws IllegalStateException if this attempt's completed record is not there
+	 */
+	void replaceResponse(Lease lease, StoredResponse response) {
+		int updated = this.jdbc.sql("""
+				UPDATE idempotency_records
+				SET response_status = :status, response_headers = CAST(:headers AS jsonb), response_body = :body
+				WHERE client_id = :clientId AND idempotency_key = :key
+				  AND status = 'COMPLETED' AND attempt = :attempt
+				""")
+			.param("status", response.status())
+			.param("headers", this.json.writeValueAsString(response.headers()))
+			.param("body", response.body())
+			.param("clientId", lease.scope().value())
+			.param("key", lease.key().value())
+			.param("attempt", lease.attempt())
+			.update();
+		if (updated != 1) {
+			throw new IllegalStateException("The completed record of attempt " + lease.attempt() + " is not there");
+		}
+	}
+
 	/** Fenced release: ends the lease now so the next request may take over at once. */
 	boolean release(Lease lease, Instant now) {
 		return this.jdbc.sql("""

@@ -326,7 +326,12 @@ public class IdempotencyService {
 	 * Completes the operation in one transaction: locks the record if the lease's attempt
 	 * still holds it, runs {@code finish} (which updates the resource, flushes it and
 	 * renders the response) and stores the response. If another attempt has taken the
-	 * record over, {@code finish} never runs and nothing changes.
+	 * record over, {@code finish} never runs and nothing changes. A
+	 * {@link RenderedFinish} is completed with one statement less: the record's
+	 * conditional {@code UPDATE} storing the response already rendered is the fence, and
+	 * the resource is written after it; should the resource have changed since the act
+	 * step read it, its {@code finish} reads it again and its response replaces the one
+	 * stored, in the same transaction.
 	 * @param lease the lease this attempt holds
 	 * @param finish the operation's finish step; runs inside the completion transaction
 	 * @return the stored response; empty if the lease was stale, or the completion lost
@@ -339,14 +344,30 @@ public class IdempotencyService {
 		Optional<StoredResponse> stored;
 		try {
 			stored = inTransaction((status) -> {
+				Instant now = this.clock.instant();
+				Instant expiresAt = now.plus(this.properties.retention());
+				if (finish instanceof RenderedFinish rendered) {
+					// The record's conditional UPDATE is the fence: a stale attempt
+					// writes nothing, and the resource is written only after it.
+					StoredResponse response = rendered.response();
+					if (!this.records.complete(lease, response, now, expiresAt)) {
+						return Optional.<StoredResponse>empty();
+					}
+					if (rendered.write(lease.resourceId())) {
+						return Optional.of(response);
+					}
+					// The resource changed since the act step read it: read it again.
+					StoredResponse reread = rendered.finish(lease.resourceId());
+					this.records.replaceResponse(lease, reread);
+					return Optional.of(reread);
+				}
 				// Fence first: a stale attempt must not even run finish, whose resource
 				// is no longer its own.
 				if (!this.records.lockIfHeld(lease)) {
 					return Optional.<StoredResponse>empty();
 				}
 				StoredResponse response = finish.finish(lease.resourceId());
-				Instant now = this.clock.instant();
-				if (this.records.complete(lease, response, now, now.plus(this.properties.retention()))) {
+				if (this.records.complete(lease, response, now, expiresAt)) {
 					return Optional.of(response);
 				}
 				status.setRollbackOnly();

@@ -7,31 +7,32 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 import dev.payonce.idempotency.FinishStep;
+import dev.payonce.idempotency.RenderedFinish;
 import dev.payonce.idempotency.StoredResponse;
 
 /**
  * A fenced completion step that writes the resource its act step already read (a fresh
  * claim's own payment or refund, or a takeover's reload) without reading it again (issue
- * 13: one round trip, and Hibernate's load and dirty check, less per request).
+ * 13: two round trips, and Hibernate's load and dirty check, less per request).
  *
  * <p>
- * It runs inside the engine's completion transaction, after the fence. The transition
- * moves the copy the act step read, in memory, and renders the response; then one
- * {@code UPDATE} writes the copy's mutable columns only if the row's {@code @Version} is
- * still the one the copy was read with (moving it on by one, as a JPA write would). If
- * the row changed since, or the copy was never stored, the step runs {@code reread}
- * instead: the resource read again in the transaction and moved there, as every
- * completion did before, so the outcome never depends on which way it was written and a
- * change made meanwhile is never overwritten. The engine runs the step again if it
- * retries the transaction after a transient conflict; the copy is moved and its response
- * rendered only once.
+ * The transition moves the copy the act step read, in memory, and renders the response
+ * ({@link #response()}), which the engine stores with the record's fenced {@code UPDATE}.
+ * Then, in the same completion transaction, one {@code UPDATE} writes the copy's mutable
+ * columns only if the row's {@code @Version} is still the one the copy was read with,
+ * moving it on by one as a JPA write would ({@link #write}). If the row changed since, or
+ * the copy was never stored, the engine runs {@link #finish}: {@code reread}, the
+ * resource read again in the transaction and moved there as every completion did before,
+ * so the outcome never depends on which way it was written and a change made meanwhile is
+ * never overwritten. The engine runs the steps again if it retries the transaction after
+ * a transient conflict; the copy is moved and its response rendered only once.
  *
  * <p>
  * Not thread-safe: one request's completion runs it.
  *
  * @param <E> the resource's entity type
  */
-final class FinishOverRead<E> implements FinishStep {
+final class FinishOverRead<E> implements RenderedFinish {
 
 	/** Writes a moved copy if the row's version is still the one it was read with. */
 	@FunctionalInterface
@@ -82,21 +83,32 @@ final class FinishOverRead<E> implements FinishStep {
 	}
 
 	@Override
-	public StoredResponse finish(UUID resourceId) {
-		Long version = this.readVersion;
-		if (version == null || !this.readId.equals(resourceId)) {
-			return this.reread.finish(resourceId);
-		}
+	public StoredResponse response() {
 		StoredResponse rendered = this.response;
 		if (rendered == null) {
 			rendered = this.transition.apply(this.read);
 			this.response = rendered;
 		}
+		return rendered;
+	}
+
+	@Override
+	public boolean write(UUID resourceId) {
+		Long version = this.readVersion;
+		if (version == null || !this.readId.equals(resourceId)) {
+			return false;
+		}
+		StoredResponse rendered = response();
 		if (!this.write.writeIfUnchanged(this.read, version)) {
-			return this.reread.finish(resourceId);
+			return false;
 		}
 		this.written.accept(rendered);
-		return rendered;
+		return true;
+	}
+
+	@Override
+	public StoredResponse finish(UUID resourceId) {
+		return this.reread.finish(resourceId);
 	}
 
 }

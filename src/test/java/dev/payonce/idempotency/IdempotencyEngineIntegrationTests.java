@@ -183,6 +183,82 @@ class IdempotencyEngineIntegrationTests {
 		assertThat(operation.acts).hasValue(2);
 	}
 
+	/**
+	 * A {@link RenderedFinish}: the record's conditional {@code UPDATE} is its fence, so
+	 * a stale attempt writes nothing, not even its resource; a resource that changed
+	 * since the act step read it is read again and that response is the one stored.
+	 */
+	@Test
+	void aRenderedFinishIsFencedByTheRecordAndAResourceThatChangedIsReadAgain() {
+		ClaimRequest request = request("rendered", "a");
+		Claim first = this.engine.claim("engine_test", request, Creation.Created::new);
+		assertThat(first).isInstanceOf(Claim.Acquired.class);
+		this.clock.advance(this.engine.lease().plusSeconds(1));
+		Claim second = this.engine.claim("engine_test", request, Creation.Created::new);
+		assertThat(second).isInstanceOfSatisfying(Claim.Acquired.class,
+				(acquired) -> assertThat(acquired.takeover()).isTrue());
+
+		Rendered stale = new Rendered(json("stale copy"), true, json("stale reread"));
+		Optional<StoredResponse> staleAnswer = this.engine.complete(((Claim.Acquired) first).lease(), stale);
+		Rendered changed = new Rendered(json("copy"), false, json("reread"));
+		Optional<StoredResponse> answer = this.engine.complete(((Claim.Acquired) second).lease(), changed);
+
+		assertThat(staleAnswer).isEmpty();
+		assertThat(stale.writes).hasValue(0);
+		assertThat(stale.finishes).hasValue(0);
+		assertThat(answer).contains(json("reread"));
+		assertThat(changed.writes).hasValue(1);
+		assertThat(changed.finishes).hasValue(1);
+		assertThat(status("rendered")).isEqualTo("COMPLETED");
+		assertThat(this.jdbc.sql("""
+				SELECT response_body FROM idempotency_records WHERE client_id = ? AND idempotency_key = ?""")
+			.params(this.scope.value(), "rendered")
+			.query(String.class)
+			.single()).isEqualTo(json("reread").body());
+	}
+
+	private static StoredResponse json(String value) {
+		return new StoredResponse(201, Map.of("Content-Type", "application/json"), "{\"v\":\"" + value + "\"}");
+	}
+
+	/** A rendered finish step that records what the engine asked of it. */
+	private static final class Rendered implements RenderedFinish {
+
+		final AtomicInteger writes = new AtomicInteger();
+
+		final AtomicInteger finishes = new AtomicInteger();
+
+		private final StoredResponse response;
+
+		private final boolean writeSucceeds;
+
+		private final StoredResponse reread;
+
+		Rendered(StoredResponse response, boolean writeSucceeds, StoredResponse reread) {
+			this.response = response;
+			this.writeSucceeds = writeSucceeds;
+			this.reread = reread;
+		}
+
+		@Override
+		public StoredResponse response() {
+			return this.response;
+		}
+
+		@Override
+		public boolean write(UUID resourceId) {
+			this.writes.incrementAndGet();
+			return this.writeSucceeds;
+		}
+
+		@Override
+		public StoredResponse finish(UUID resourceId) {
+			this.finishes.incrementAndGet();
+			return this.reread;
+		}
+
+	}
+
 	@Test
 	void takeoverReloadsTheResourceAndFencesOutTheStaleAttemptsCompletion() throws Exception {
 		CountDownLatch entered = new CountDownLatch(1);

@@ -134,9 +134,9 @@ class CompletionWithoutRereadIntegrationTests {
 		CountDownLatch entered = new CountDownLatch(1);
 		CountDownLatch mayLeave = new CountDownLatch(1);
 		this.gateway.hold(orderId, entered, mayLeave);
+		String key = PaymentIdempotencyIntegrationTests.newKey();
 		CompletableFuture<Reply> reply = CompletableFuture
-			.supplyAsync(() -> this.api.pay(PaymentIdempotencyIntegrationTests.newKey(),
-					PaymentIdempotencyIntegrationTests.body(orderId, 1700, "ILS")));
+			.supplyAsync(() -> this.api.pay(key, PaymentIdempotencyIntegrationTests.body(orderId, 1700, "ILS")));
 		assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
 		// Another writer changes the payment while the charge is in flight: its version
 		// moves on, and a column the completion's copy still holds as null is set.
@@ -154,6 +154,11 @@ class CompletionWithoutRereadIntegrationTests {
 		assertThat(row).containsEntry("status", "SUCCEEDED").containsEntry("version", 2L);
 		assertThat(((Timestamp) row.get("provider_key_replayed_at")).toInstant()).isEqualTo(replayedAt);
 		assertThat(paymentReads()).isEqualTo(1);
+		// The response stored is the one rendered from the payment read again.
+		Reply replay = this.api.pay(key, PaymentIdempotencyIntegrationTests.body(orderId, 1700, "ILS"));
+		assertThat(replay.header("Idempotent-Replayed")).contains("true");
+		assertThat(replay.body()).isEqualTo(answer.body());
+		assertThat(this.api.get("/payments/" + answer.field("id")).body()).isEqualTo(answer.body());
 	}
 
 	private long paymentReads() {
