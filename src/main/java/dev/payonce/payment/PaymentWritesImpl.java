@@ -4,6 +4,7 @@ import java.sql.Types;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
 
@@ -25,22 +26,34 @@ class PaymentWritesImpl implements PaymentWrites {
 
 	@Override
 	public boolean writeIfUnchanged(Payment payment, long readVersion) {
-		return this.jdbc.sql(UPDATE)
-			.param("status", payment.status().name())
-			.param("providerReference", payment.providerReference(), Types.VARCHAR)
-			.param("declineCode", payment.declineCode(), Types.VARCHAR)
-			.param("providerKeyGeneration", payment.providerKeyGeneration())
-			.param("providerKeyReplayedAt", utc(payment.providerKeyReplayedAt()), Types.TIMESTAMP_WITH_TIMEZONE)
-			.param("updatedAt", utc(payment.updatedAt()))
-			.param("id", payment.getId())
+		return write(this.jdbc, UPDATE, payment.getId(), readVersion, payment.status().name(),
+				payment.providerReference(), payment.declineCode(), payment.providerKeyGeneration(),
+				payment.providerKeyReplayedAt(), payment.updatedAt());
+	}
+
+	/**
+	 * Runs {@link #versionedUpdate}'s statement. Nullable values are bound with their SQL
+	 * type, so that a null needs no round trip to ask the driver for it.
+	 * @return whether the row was written
+	 */
+	static boolean write(JdbcClient jdbc, String update, UUID id, long readVersion, String status,
+			@Nullable String providerReference, @Nullable String declineCode, int providerKeyGeneration,
+			@Nullable Instant providerKeyReplayedAt, Instant updatedAt) {
+		return jdbc.sql(update)
+			.param("status", status)
+			.param("providerReference", providerReference, Types.VARCHAR)
+			.param("declineCode", declineCode, Types.VARCHAR)
+			.param("providerKeyGeneration", providerKeyGeneration)
+			.param("providerKeyReplayedAt", utc(providerKeyReplayedAt), Types.TIMESTAMP_WITH_TIMEZONE)
+			.param("updatedAt", utc(updatedAt))
+			.param("id", id)
 			.param("readVersion", readVersion)
 			.update() == 1;
 	}
 
 	/**
 	 * The conditional {@code UPDATE} of a payment's or refund's mutable columns (the two
-	 * tables share their names). Nullable values are bound with their SQL type, so that a
-	 * null needs no round trip to ask the driver for it.
+	 * tables share their names).
 	 */
 	static String versionedUpdate(String table) {
 		return """

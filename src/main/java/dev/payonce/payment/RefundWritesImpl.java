@@ -1,7 +1,5 @@
 package dev.payonce.payment;
 
-import java.sql.Types;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
@@ -20,17 +18,9 @@ class RefundWritesImpl implements RefundWrites {
 
 	@Override
 	public boolean writeIfUnchanged(Refund refund, long readVersion) {
-		return this.jdbc.sql(UPDATE)
-			.param("status", refund.status().name())
-			.param("providerReference", refund.providerReference(), Types.VARCHAR)
-			.param("declineCode", refund.declineCode(), Types.VARCHAR)
-			.param("providerKeyGeneration", refund.providerKeyGeneration())
-			.param("providerKeyReplayedAt", PaymentWritesImpl.utc(refund.providerKeyReplayedAt()),
-					Types.TIMESTAMP_WITH_TIMEZONE)
-			.param("updatedAt", PaymentWritesImpl.utc(refund.updatedAt()))
-			.param("id", refund.getId())
-			.param("readVersion", readVersion)
-			.update() == 1;
+		return PaymentWritesImpl.write(this.jdbc, UPDATE, refund.getId(), readVersion, refund.status().name(),
+				refund.providerReference(), refund.declineCode(), refund.providerKeyGeneration(),
+				refund.providerKeyReplayedAt(), refund.updatedAt());
 	}
 
 }
