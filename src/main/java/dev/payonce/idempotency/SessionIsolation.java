@@ -22,8 +22,10 @@ import org.jspecify.annotations.Nullable;
  * default_transaction_isolation} made after start-up included), and with
  * {@code spring.datasource.hikari.transaction-isolation=TRANSACTION_READ_COMMITTED} a
  * connection whose level some code changed is put back to READ COMMITTED when it returns
- * to the pool. {@code application.properties} sets both. Any other pool, or either
- * setting changed, and the engine declares READ COMMITTED per transaction as before.
+ * to the pool. {@code application.properties} sets both. The pool must also commit the
+ * init statement: auto-commit on (Hikari's default), or internal queries isolated. Any
+ * other pool, or either setting changed, and the engine declares READ COMMITTED per
+ * transaction as before.
  */
 final class SessionIsolation {
 
@@ -49,8 +51,12 @@ final class SessionIsolation {
 		catch (SQLException ex) {
 			return false;
 		}
+		// With auto-commit off, Hikari commits the init statement only when it isolates
+		// its internal queries; otherwise the SET waits in an open transaction that the
+		// first rollback undoes.
 		return READ_COMMITTED_INIT_SQL.equals(normalize(hikari.getConnectionInitSql()))
-				&& "TRANSACTION_READ_COMMITTED".equalsIgnoreCase(hikari.getTransactionIsolation());
+				&& "TRANSACTION_READ_COMMITTED".equalsIgnoreCase(hikari.getTransactionIsolation())
+				&& (hikari.isAutoCommit() || hikari.isIsolateInternalQueries());
 	}
 
 	/** Upper case, single spaces, no trailing semicolon. */

@@ -57,6 +57,18 @@ class SessionIsolationTests {
 	}
 
 	@Test
+	void withAutoCommitOffTheInitStatementCountsOnlyIfHikariCommitsIt() {
+		HikariDataSource uncommitted = hikari(SessionIsolation.READ_COMMITTED_INIT_SQL, "TRANSACTION_READ_COMMITTED");
+		uncommitted.setAutoCommit(false);
+		HikariDataSource isolated = hikari(SessionIsolation.READ_COMMITTED_INIT_SQL, "TRANSACTION_READ_COMMITTED");
+		isolated.setAutoCommit(false);
+		isolated.setIsolateInternalQueries(true);
+
+		assertThat(SessionIsolation.pinnedToReadCommitted(uncommitted)).isFalse();
+		assertThat(SessionIsolation.pinnedToReadCommitted(isolated)).isTrue();
+	}
+
+	@Test
 	void aWrappedHikariPoolIsRecognisedAndAnyOtherPoolIsNot() {
 		HikariDataSource hikari = hikari(SessionIsolation.READ_COMMITTED_INIT_SQL, "TRANSACTION_READ_COMMITTED");
 		assertThat(SessionIsolation.pinnedToReadCommitted(new DelegatingDataSource(hikari))).isTrue();
