@@ -51,4 +51,18 @@ class StartupRefusalIntegrationTests {
 		}
 	}
 
+	@Test
+	void refusesAPoolWithAutoCommitOffNamingTheSetting() throws Exception {
+		try (PayonceProcess process = PayonceProcess.start("refusal-auto-commit", this.database,
+				Map.of("spring.datasource.hikari.auto-commit", "false"))) {
+
+			int exit = process.awaitExit(Duration.ofSeconds(120));
+
+			assertThat(exit).isNotZero();
+			assertThat(process.log()).containsPattern("(?m)^APPLICATION FAILED TO START$")
+				.containsPattern("(?m)^spring\\.datasource\\.hikari\\.auto-commit=false is not supported")
+				.doesNotContain("\tat ");
+		}
+	}
+
 }

@@ -111,6 +111,7 @@ public class IdempotencyService {
 		// Declared per transaction it costs a SHOW TRANSACTION ISOLATION LEVEL round trip
 		// each time (Spring asks the driver for the session's level), so it is declared
 		// only when the pool does not pin every session to it.
+		SessionIsolation.requireAutoCommit(dataSource);
 		this.declaresIsolation = !SessionIsolation.pinnedToReadCommitted(dataSource);
 		if (this.declaresIsolation) {
 			log.info("Engine transactions declare READ COMMITTED each time: the connection pool is not set up to "

@@ -23,9 +23,10 @@ import org.jspecify.annotations.Nullable;
  * {@code spring.datasource.hikari.transaction-isolation=TRANSACTION_READ_COMMITTED} a
  * connection whose level some code changed is put back to READ COMMITTED when it returns
  * to the pool. {@code application.properties} sets both. The pool must also commit the
- * init statement: auto-commit on (Hikari's default), or internal queries isolated. Any
- * other pool, or either setting changed, and the engine declares READ COMMITTED per
- * transaction as before.
+ * init statement: auto-commit on (Hikari's default, and the only setting Payonce starts
+ * with: {@link #requireAutoCommit}), or internal queries isolated. Any other pool, or
+ * either setting changed, and the engine declares READ COMMITTED per transaction as
+ * before.
  */
 final class SessionIsolation {
 
@@ -57,6 +58,37 @@ final class SessionIsolation {
 		return READ_COMMITTED_INIT_SQL.equals(normalize(hikari.getConnectionInitSql()))
 				&& "TRANSACTION_READ_COMMITTED".equalsIgnoreCase(hikari.getTransactionIsolation())
 				&& (hikari.isAutoCommit() || hikari.isIsolateInternalQueries());
+	}
+
+	/**
+	 * Refuses a Hikari pool whose connections start with auto-commit off.
+	 * <p>
+	 * Payonce runs its transactions through Spring, which turns auto-commit off and on
+	 * around each one, and relies on auto-commit for the statements it runs outside one:
+	 * the pool's init statement (left in an open transaction it would make every later
+	 * transaction fail) and the simulator's single-statement ledger writes (rolled back
+	 * when the connection returns to the pool, so a simulated charge would vanish).
+	 * Failing at start-up names the setting instead of answering 503 to every request.
+	 * @param dataSource the application's data source; any pool other than Hikari passes
+	 * @throws IllegalStateException naming {@code spring.datasource.hikari.auto-commit}
+	 * when it is {@code false}
+	 */
+	static void requireAutoCommit(DataSource dataSource) {
+		HikariDataSource hikari;
+		try {
+			if (!dataSource.isWrapperFor(HikariDataSource.class)) {
+				return;
+			}
+			hikari = dataSource.unwrap(HikariDataSource.class);
+		}
+		catch (SQLException ex) {
+			return;
+		}
+		if (!hikari.isAutoCommit()) {
+			throw new IllegalStateException("spring.datasource.hikari.auto-commit=false is not supported: Payonce "
+					+ "commits its own transactions and needs auto-commit for the pool's init statement and the "
+					+ "simulator's ledger writes; remove the setting (Hikari's default is true, docs/deployment.md)");
+		}
 	}
 
 	/** Upper case, single spaces, no trailing semicolon. */

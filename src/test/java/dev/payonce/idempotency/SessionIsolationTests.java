@@ -7,6 +7,8 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatNoException;
 
 /**
  * {@link SessionIsolation}: the engine stops declaring READ COMMITTED per transaction
@@ -73,6 +75,25 @@ class SessionIsolationTests {
 		HikariDataSource hikari = hikari(SessionIsolation.READ_COMMITTED_INIT_SQL, "TRANSACTION_READ_COMMITTED");
 		assertThat(SessionIsolation.pinnedToReadCommitted(new DelegatingDataSource(hikari))).isTrue();
 		assertThat(SessionIsolation.pinnedToReadCommitted(new SimpleDriverDataSource())).isFalse();
+	}
+
+	@Test
+	void aHikariPoolWithAutoCommitOffIsRefusedNamingTheSetting() {
+		HikariDataSource off = hikari(SessionIsolation.READ_COMMITTED_INIT_SQL, "TRANSACTION_READ_COMMITTED");
+		off.setAutoCommit(false);
+		off.setIsolateInternalQueries(true);
+
+		assertThatIllegalStateException().isThrownBy(() -> SessionIsolation.requireAutoCommit(off))
+			.withMessageStartingWith("spring.datasource.hikari.auto-commit=false is not supported");
+		assertThatIllegalStateException()
+			.isThrownBy(() -> SessionIsolation.requireAutoCommit(new DelegatingDataSource(off)));
+	}
+
+	@Test
+	void autoCommitOnAndPoolsOtherThanHikariPass() {
+		assertThatNoException().isThrownBy(() -> SessionIsolation
+			.requireAutoCommit(hikari(SessionIsolation.READ_COMMITTED_INIT_SQL, "TRANSACTION_READ_COMMITTED")));
+		assertThatNoException().isThrownBy(() -> SessionIsolation.requireAutoCommit(new SimpleDriverDataSource()));
 	}
 
 	private static HikariDataSource hikari(String initSql, String isolation) {
