@@ -81,6 +81,15 @@ class RefundController implements RefundOperations {
 		if (bytes.length > 0) {
 			requireJson(headers);
 		}
+		else if (headers.getFirst(HttpHeaders.CONTENT_TYPE) != null) {
+			// An empty body refunds all that remains, so it must be meant: a declared
+			// body
+			// that arrived empty (a serializer that dropped it) is refused, not read as
+			// {}.
+			throw PaymentProblems.invalidRequest(List.of(new FieldError("",
+					"a Content-Type was sent with an empty body: send {} to refund all that remains, "
+							+ "or send neither a body nor a Content-Type")));
+		}
 		PaymentId paymentId = PaymentController.parseId(id);
 		RefundCommand command = this.reader.read(clientId, key, paymentId, bytes);
 		return switch (this.refunds.refund(command)) {
@@ -122,7 +131,10 @@ class RefundController implements RefundOperations {
 		return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(body.getBytes(StandardCharsets.UTF_8));
 	}
 
-	/** A body, when sent, must be JSON; an empty body needs no Content-Type. */
+	/**
+	 * A body, when sent, must be JSON; an empty body must come without a Content-Type
+	 * (docs/design.md section 8).
+	 */
 	private static void requireJson(HttpHeaders headers) throws HttpMediaTypeNotSupportedException {
 		MediaType type;
 		try {

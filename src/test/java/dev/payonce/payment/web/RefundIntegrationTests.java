@@ -146,6 +146,29 @@ class RefundIntegrationTests {
 	}
 
 	/**
+	 * An empty body refunds all that remains only when no body was declared: a request
+	 * that names a Content-Type and arrives empty (a client whose serializer dropped the
+	 * body) is refused before the claim, and nothing is refunded or stored.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "application/json", "application/json; charset=utf-8", "text/plain" })
+	void refusesAnEmptyBodyThatDeclaresAContentTypeAndRefundsNothing(String contentType) {
+		String paymentId = pay(1000, "pm_card_visa");
+		String key = "empty-" + UUID.randomUUID();
+
+		Reply refused = this.api.send(this.api.request("/payments/" + paymentId + "/refunds")
+			.header("Idempotency-Key", key)
+			.header("Content-Type", contentType)
+			.POST(HttpRequest.BodyPublishers.noBody()));
+
+		assertThat(refused.status()).isEqualTo(400);
+		assertThat(refused.problemType()).endsWith("/invalid-request");
+		assertThat(refused.json().get("errors").get(0).get("message").asString()).contains("empty body");
+		assertThat(count("SELECT count(*) FROM refunds WHERE payment_id = CAST(? AS uuid)", paymentId)).isZero();
+		assertThat(count("SELECT count(*) FROM idempotency_records WHERE idempotency_key = ?", key)).isZero();
+	}
+
+	/**
 	 * A multipart body must never be read as an empty body (which refunds everything):
 	 * Payonce has no multipart endpoint, so every write answers 415 and stores nothing,
 	 * with or without a boundary.
