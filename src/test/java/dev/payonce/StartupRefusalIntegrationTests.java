@@ -61,6 +61,7 @@ class StartupRefusalIntegrationTests {
 			assertThat(exit).isNotZero();
 			assertThat(process.log()).containsPattern("(?m)^APPLICATION FAILED TO START$")
 				.containsPattern("(?m)^spring\\.datasource\\.hikari\\.auto-commit=false is not supported")
+				.contains("SPRING_DATASOURCE_HIKARI_AUTO_COMMIT")
 				.doesNotContain("\tat ");
 		}
 	}

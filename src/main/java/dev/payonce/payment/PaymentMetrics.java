@@ -42,7 +42,7 @@ class PaymentMetrics {
 				payments(status);
 			}
 		}
-		for (String effect : new String[] { "applied", "duplicate", "ignored", "deferred" }) {
+		for (String effect : new String[] { "applied", "duplicate", "ignored", "in_progress", "deferred" }) {
 			webhookEvents(effect);
 		}
 		// Every series exists from start-up, so a rate of unknown outcomes is never "no
