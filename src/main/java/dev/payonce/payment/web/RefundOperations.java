@@ -40,7 +40,8 @@ interface RefundOperations {
 			description = "Reserves the amount on the payment (all that remains when amount is omitted) in the claim "
 					+ "transaction, refunds it at the provider with a provider idempotency key derived from the refund "
 					+ "id, and stores the answer. Refunded plus in-flight refunds never exceed the payment's amount. "
-					+ "The body is optional; when sent it is application/json.",
+					+ "The body is optional; when sent it is application/json. Without a body send no "
+					+ "Content-Type either: a Content-Type with an empty body is 400 invalid-request, never a full refund.",
 			parameters = {
 					@Parameter(name = "id", in = ParameterIn.PATH, required = true,
 							description = "The payment id, a UUID in canonical lower-case form",
