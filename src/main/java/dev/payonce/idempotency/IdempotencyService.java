@@ -106,12 +106,12 @@ public class IdempotencyService {
 		this.records = records;
 		this.completed = completed;
 		this.transactions = new TransactionTemplate(transactionManager);
+		SessionIsolation.requireAutoCommit(dataSource);
 		// The claim's guarantees are argued for READ COMMITTED (ON CONFLICT DO NOTHING
 		// then a fresh read of the winner's row), whatever the database's default is.
 		// Declared per transaction it costs a SHOW TRANSACTION ISOLATION LEVEL round trip
 		// each time (Spring asks the driver for the session's level), so it is declared
 		// only when the pool does not pin every session to it.
-		SessionIsolation.requireAutoCommit(dataSource);
 		this.declaresIsolation = !SessionIsolation.pinnedToReadCommitted(dataSource);
 		if (this.declaresIsolation) {
 			log.info("Engine transactions declare READ COMMITTED each time: the connection pool is not set up to "

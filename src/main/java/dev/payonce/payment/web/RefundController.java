@@ -82,10 +82,8 @@ class RefundController implements RefundOperations {
 			requireJson(headers);
 		}
 		else if (headers.getFirst(HttpHeaders.CONTENT_TYPE) != null) {
-			// An empty body refunds all that remains, so it must be meant: a declared
-			// body
-			// that arrived empty (a serializer that dropped it) is refused, not read as
-			// {}.
+			// An empty body refunds all that remains, so it must be meant: a body that
+			// was declared but arrived empty (a serializer dropped it) is refused.
 			throw PaymentProblems.invalidRequest(List.of(new FieldError("",
 					"a Content-Type was sent with an empty body: send {} to refund all that remains, "
 							+ "or send neither a body nor a Content-Type")));
