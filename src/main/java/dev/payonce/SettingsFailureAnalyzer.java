@@ -20,13 +20,11 @@ class SettingsFailureAnalyzer extends AbstractFailureAnalyzer<IllegalStateExcept
 		if (message == null || !(message.startsWith("payonce.") || message.startsWith("spring.datasource."))) {
 			return null;
 		}
-		String setting = message.substring(0, message.indexOf('.'));
-		String example = "payonce".equals(setting)
-				? "an environment variable such as PAYONCE_SECURITY_ADMIN_TOKEN or a --payonce.* argument"
-				: "an environment variable such as SPRING_DATASOURCE_HIKARI_AUTO_COMMIT or a --spring.datasource.* argument, "
-						+ "or remove it to get the default";
-		return new FailureAnalysis(message,
-				"Change the setting named above (README, Configuration), for example as " + example + ".", cause);
+		String action = message.startsWith("payonce.")
+				? "Change the setting named above (README, Configuration), for example as an environment variable "
+						+ "such as PAYONCE_SECURITY_ADMIN_TOKEN or a --payonce.* argument."
+				: "Change or remove the setting named above (README, Configuration).";
+		return new FailureAnalysis(message, action, cause);
 	}
 
 }

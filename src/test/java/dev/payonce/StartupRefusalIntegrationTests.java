@@ -26,43 +26,42 @@ class StartupRefusalIntegrationTests {
 
 	@Test
 	void printsMissingAdminTokenAsPlainTextWithJsonLogs() throws Exception {
-		try (PayonceProcess process = PayonceProcess.start("refusal-admin-token", this.database,
-				Map.of("payonce.security.admin-token", "", "payonce.security.dev-client.enabled", "false"))) {
+		String log = refusedStartLog("refusal-admin-token",
+				Map.of("payonce.security.admin-token", "", "payonce.security.dev-client.enabled", "false"));
 
-			int exit = process.awaitExit(Duration.ofSeconds(120));
-
-			assertThat(exit).isNotZero();
-			assertThat(process.log()).contains("\"@timestamp\"")
-				.containsPattern("(?m)^APPLICATION FAILED TO START$")
-				.containsPattern("(?m)^payonce\\.security\\.admin-token is required outside the local profile");
-		}
+		assertThat(log).contains("\"@timestamp\"")
+			.containsPattern("(?m)^APPLICATION FAILED TO START$")
+			.containsPattern("(?m)^payonce\\.security\\.admin-token is required outside the local profile");
 	}
 
 	@Test
 	void printsLeaseGuardRefusalAsPlainTextWithJsonLogs() throws Exception {
-		try (PayonceProcess process = PayonceProcess.start("refusal-lease", this.database,
-				Map.of("payonce.idempotency.lease", "1s"))) {
+		String log = refusedStartLog("refusal-lease", Map.of("payonce.idempotency.lease", "1s"));
 
-			int exit = process.awaitExit(Duration.ofSeconds(120));
-
-			assertThat(exit).isNotZero();
-			assertThat(process.log()).containsPattern("(?m)^APPLICATION FAILED TO START$")
-				.containsPattern("(?m)^payonce\\.idempotency\\.lease \\(PT1S\\) must be longer than");
-		}
+		assertThat(log).containsPattern("(?m)^APPLICATION FAILED TO START$")
+			.containsPattern("(?m)^payonce\\.idempotency\\.lease \\(PT1S\\) must be longer than");
 	}
 
 	@Test
 	void refusesAPoolWithAutoCommitOffNamingTheSetting() throws Exception {
-		try (PayonceProcess process = PayonceProcess.start("refusal-auto-commit", this.database,
-				Map.of("spring.datasource.hikari.auto-commit", "false"))) {
+		String log = refusedStartLog("refusal-auto-commit", Map.of("spring.datasource.hikari.auto-commit", "false"));
 
+		assertThat(log).containsPattern("(?m)^APPLICATION FAILED TO START$")
+			.containsPattern("(?m)^spring\\.datasource\\.hikari\\.auto-commit=false is not supported")
+			.contains("SPRING_DATASOURCE_HIKARI_AUTO_COMMIT")
+			.doesNotContain("\tat ");
+	}
+
+	/**
+	 * Starts the packaged jar with {@code settings}, asserts it exits non-zero, returns
+	 * its log.
+	 */
+	private String refusedStartLog(String name, Map<String, String> settings) throws Exception {
+		try (PayonceProcess process = PayonceProcess.start(name, this.database, settings)) {
 			int exit = process.awaitExit(Duration.ofSeconds(120));
 
 			assertThat(exit).isNotZero();
-			assertThat(process.log()).containsPattern("(?m)^APPLICATION FAILED TO START$")
-				.containsPattern("(?m)^spring\\.datasource\\.hikari\\.auto-commit=false is not supported")
-				.contains("SPRING_DATASOURCE_HIKARI_AUTO_COMMIT")
-				.doesNotContain("\tat ");
+			return process.log();
 		}
 	}
 

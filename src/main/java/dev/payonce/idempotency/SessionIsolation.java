@@ -42,14 +42,8 @@ final class SessionIsolation {
 	 * @return {@code true} only if both settings are exactly as required
 	 */
 	static boolean pinnedToReadCommitted(DataSource dataSource) {
-		HikariDataSource hikari;
-		try {
-			if (!dataSource.isWrapperFor(HikariDataSource.class)) {
-				return false;
-			}
-			hikari = dataSource.unwrap(HikariDataSource.class);
-		}
-		catch (SQLException ex) {
+		HikariDataSource hikari = hikari(dataSource);
+		if (hikari == null) {
 			return false;
 		}
 		// With auto-commit off, Hikari commits the init statement only when it isolates
@@ -74,20 +68,22 @@ final class SessionIsolation {
 	 * when it is {@code false}
 	 */
 	static void requireAutoCommit(DataSource dataSource) {
-		HikariDataSource hikari;
-		try {
-			if (!dataSource.isWrapperFor(HikariDataSource.class)) {
-				return;
-			}
-			hikari = dataSource.unwrap(HikariDataSource.class);
-		}
-		catch (SQLException ex) {
-			return;
-		}
-		if (!hikari.isAutoCommit()) {
+		HikariDataSource hikari = hikari(dataSource);
+		if (hikari != null && !hikari.isAutoCommit()) {
 			throw new IllegalStateException("spring.datasource.hikari.auto-commit=false is not supported: Payonce "
 					+ "commits its own transactions and needs auto-commit for the pool's init statement and the "
-					+ "simulator's ledger writes; remove the setting (Hikari's default is true, docs/deployment.md)");
+					+ "simulator's ledger writes; remove the setting (or SPRING_DATASOURCE_HIKARI_AUTO_COMMIT): "
+					+ "Hikari's default is true (docs/deployment.md)");
+		}
+	}
+
+	/** The Hikari pool {@code dataSource} is or wraps, or {@code null} for any other. */
+	private static @Nullable HikariDataSource hikari(DataSource dataSource) {
+		try {
+			return dataSource.isWrapperFor(HikariDataSource.class) ? dataSource.unwrap(HikariDataSource.class) : null;
+		}
+		catch (SQLException ex) {
+			return null;
 		}
 	}
 
