@@ -141,6 +141,15 @@ public class ClientAdministration {
 	}
 
 	/**
+	 * {@link #holdAuthorization}'s check as an SQL boolean expression, for a statement
+	 * that must hold the client's row until it commits (the claim in one statement,
+	 * docs/design.md section 4): the same function, taking the client id and the key
+	 * digest as its two positional parameters. Its session must run at READ COMMITTED, or
+	 * the function raises SQLSTATE 55000.
+	 */
+	public static final String AUTHORIZATION_CHECK = "client_still_authorized(?, ?)";
+
+	/**
 	 * Authorisation at the point of effect: whether the client is still active and the
 	 * key with this digest still its active key, holding the client's row until the
 	 * caller's transaction ends (see {@link CurrentClient#confirmAuthorized()}).

@@ -1,5 +1,7 @@
 package dev.payonce.idempotency;
 
+import java.util.Optional;
+
 /**
  * A check the engine runs inside every claim transaction, before the claim's
  * {@code INSERT}, for every operation (docs/design.md section 4). A module that must
@@ -21,5 +23,18 @@ public interface ClaimGuard {
 	 * @throws RuntimeException to refuse the claim
 	 */
 	void check(IdempotencyScope scope, String operation);
+
+	/**
+	 * This guard's check as an SQL condition, for a claim made in one statement
+	 * ({@link ClaimCondition}). A guard without one makes every claim run in a claim
+	 * transaction, where {@link #check} runs.
+	 * @param scope the scope about to claim a key
+	 * @param operation the operation's name
+	 * @return the condition ({@link ClaimCondition#none()} if this request has nothing to
+	 * check); empty by default
+	 */
+	default Optional<ClaimCondition> condition(IdempotencyScope scope, String operation) {
+		return Optional.empty();
+	}
 
 }

@@ -3,6 +3,8 @@ package dev.payonce.idempotency;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,6 +57,66 @@ class IdempotencyRecords {
 			.param("resourceId", resourceId)
 			.param("now", utc(now))
 			.update() == 1;
+	}
+
+	/**
+	 * What {@link #claimWith} did: the index of the first condition that was not true
+	 * ({@code -1} if every one was), and whether the record and the resource were
+	 * inserted.
+	 */
+	record ClaimedWith(int refusedBy, boolean claimed) {
+
+	}
+
+	/**
+	 * The claim in one statement (docs/design.md section 4, "The claim in one
+	 * statement"): evaluates every condition once, then inserts the IN_PROGRESS record
+	 * only if all were true and the key has no record ({@code ON CONFLICT DO NOTHING}),
+	 * and the resource only if the record was inserted. Runs in the caller's transaction,
+	 * or on its own if there is none.
+	 * @throws IllegalStateException if the record was inserted without the resource (a
+	 * broken invariant; impossible, as the resource's {@code INSERT} reads the record's)
+	 */
+	ClaimedWith claimWith(String operation, ClaimRequest request, UUID resourceId, Instant now, Instant lockedUntil,
+			List<ClaimCondition> conditions, ResourceInsert<?> insert) {
+		List<Object> args = new ArrayList<>();
+		StringBuilder guard = new StringBuilder("SELECT TRUE AS g");
+		for (int i = 0; i < conditions.size(); i++) {
+			guard.append(", (").append(conditions.get(i).sql()).append(") IS TRUE AS g").append(i);
+			args.addAll(conditions.get(i).args());
+		}
+		StringBuilder passed = new StringBuilder("g");
+		for (int i = 0; i < conditions.size(); i++) {
+			passed.append(" AND g").append(i);
+		}
+		args.addAll(List.of(request.scope().value(), request.key().value(), operation,
+				request.fingerprint().sha256Hex(), utc(lockedUntil), resourceId, utc(now)));
+		args.addAll(insert.values());
+		String sql = """
+				WITH guard AS (%s),
+				claimed AS (INSERT INTO idempotency_records
+				    (client_id, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
+				    SELECT ?, ?, ?, ?, 'IN_PROGRESS', ?, 1, ?, ? FROM guard WHERE %s
+				    ON CONFLICT (client_id, idempotency_key) DO NOTHING
+				    RETURNING resource_id),
+				created AS (INSERT INTO %s (%s) SELECT %s FROM claimed RETURNING 1)
+				SELECT guard.*, EXISTS (SELECT 1 FROM claimed) AS claimed, EXISTS (SELECT 1 FROM created) AS created
+				FROM guard"""
+			.formatted(guard, passed, insert.table(), String.join(", ", insert.columns()),
+					String.join(", ", Collections.nCopies(insert.columns().size(), "?")));
+		return this.jdbc.sql(sql).params(args).query((rs, row) -> {
+			int refusedBy = -1;
+			for (int i = 0; i < conditions.size() && refusedBy < 0; i++) {
+				if (!rs.getBoolean("g" + i)) {
+					refusedBy = i;
+				}
+			}
+			boolean claimed = rs.getBoolean("claimed");
+			if (claimed != rs.getBoolean("created")) {
+				throw new IllegalStateException("The claim inserted the record without its resource");
+			}
+			return new ClaimedWith(refusedBy, claimed);
+		}).single();
 	}
 
 	Optional<IdempotencyRecord> find(ClaimRequest request) {
@@ -253,28 +315,79 @@ class IdempotencyRecords {
 			.update() == 1;
 	}
 
+	/** What {@link #completeWith} did. */
+	enum Completion {
+
+		/** The resource was written and the response stored. */
+		COMPLETED,
+
+		/**
+		 * The attempt still holds the record, but a write matched no row: nothing
+		 * changed.
+		 */
+		UNWRITTEN,
+
+		/**
+		 * Another attempt holds the record or it is no longer IN_PROGRESS: nothing
+		 * changed.
+		 */
+		STALE
+
+	}
+
 	/**
-	 * Replaces the response stored by {@link #complete} earlier in the same transaction,
-	 * for a {@link RenderedFinish} whose resource had to be read again.
-	 * @throws IllegalStateException if this attempt's completed record is not there
+	 * The fenced completion in one statement (docs/design.md section 4, "Completion in
+	 * one statement"): locks the record if this lease's attempt holds it
+	 * ({@code FOR UPDATE}, as {@link #lockIfHeld}), runs each write only if the one
+	 * before wrote a row (the first only if the lock was taken), and completes the record
+	 * only if the last one did. The lock comes first, so a takeover waits for this
+	 * statement's transaction and then finds the record no longer IN_PROGRESS. Runs in
+	 * the caller's transaction, or on its own if there is none.
+	 * @param writes at least one
 	 */
-	void replaceResponse(Lease lease, StoredResponse response) {
-		int updated = this.jdbc.sql("""
-				UPDATE idempotency_records
-				SET response_status = :status, response_headers = CAST(:headers AS jsonb), response_body = :body
-				WHERE client_id = :clientId AND idempotency_key = :key
-				  AND status = 'COMPLETED' AND attempt = :attempt
-				""")
-			.param("status", response.status())
-			.param("headers", this.json.writeValueAsString(response.headers()))
-			.param("body", response.body())
-			.param("clientId", lease.scope().value())
-			.param("key", lease.key().value())
-			.param("attempt", lease.attempt())
-			.update();
-		if (updated != 1) {
-			throw new IllegalStateException("The completed record of attempt " + lease.attempt() + " is not there");
+	Completion completeWith(Lease lease, StoredResponse response, Instant now, Instant expiresAt,
+			List<ResourceWrite> writes) {
+		if (writes.isEmpty()) {
+			throw new IllegalArgumentException("A completion in one statement writes the resource");
 		}
+		StringBuilder sql = new StringBuilder("""
+				WITH held AS (SELECT 1 FROM idempotency_records
+				    WHERE client_id = ? AND idempotency_key = ? AND status = 'IN_PROGRESS' AND attempt = ?
+				    FOR UPDATE)""");
+		List<Object> args = new ArrayList<>(List.of(lease.scope().value(), lease.key().value(), lease.attempt()));
+		String previous = "held";
+		for (int i = 0; i < writes.size(); i++) {
+			ResourceWrite write = writes.get(i);
+			String name = "w" + i;
+			sql.append(",\n")
+				.append(name)
+				.append(" AS (UPDATE ")
+				.append(write.table())
+				.append(" SET ")
+				.append(write.set())
+				.append(" WHERE (")
+				.append(write.where())
+				.append(") AND EXISTS (SELECT 1 FROM ")
+				.append(previous)
+				.append(") RETURNING 1)");
+			args.addAll(write.args());
+			previous = name;
+		}
+		sql.append("""
+				,
+				done AS (UPDATE idempotency_records
+				    SET status = 'COMPLETED', locked_until = NULL, response_status = ?,
+				        response_headers = CAST(? AS jsonb), response_body = ?, completed_at = ?, expires_at = ?
+				    WHERE client_id = ? AND idempotency_key = ? AND status = 'IN_PROGRESS' AND attempt = ?
+				      AND EXISTS (SELECT 1 FROM %s) RETURNING 1)
+				SELECT EXISTS (SELECT 1 FROM held) AS held, EXISTS (SELECT 1 FROM done) AS done""".formatted(previous));
+		args.addAll(List.of(response.status(), this.json.writeValueAsString(response.headers()), response.body(),
+				utc(now), utc(expiresAt), lease.scope().value(), lease.key().value(), lease.attempt()));
+		return this.jdbc.sql(sql.toString())
+			.params(args)
+			.query((rs, row) -> rs.getBoolean("done") ? Completion.COMPLETED
+					: rs.getBoolean("held") ? Completion.UNWRITTEN : Completion.STALE)
+			.single();
 	}
 
 	/** Fenced release: ends the lease now so the next request may take over at once. */

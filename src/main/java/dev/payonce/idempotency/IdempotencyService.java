@@ -4,10 +4,12 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
@@ -37,7 +39,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * transaction, together with every {@link ClaimGuard}, the operation's
  * {@link IdempotentOperation#authorize} and its claim step (which creates the resource),
  * committed before the act step runs; the act step runs outside any transaction and
- * outside any row lock. No unique violation is ever raised or caught.</li>
+ * outside any row lock. No unique violation is ever raised or caught. A fresh key of an
+ * operation that offers an {@link IdempotentOperation#insert}, with every guard offering
+ * a {@link ClaimGuard#condition}, is claimed with one auto-committed statement that keeps
+ * the same guarantees (docs/design.md section 4, "The claim in one statement").</li>
  * <li>Of any number of concurrent claims of one (scope, key), on any number of
  * application instances sharing the database, exactly one acts while its lease runs.</li>
  * <li>A key names one operation per scope: the same key sent to another operation, or
@@ -148,7 +153,8 @@ public class IdempotencyService {
 	@SuppressWarnings("unchecked")
 	public <R, T> Execution<T> execute(IdempotentOperation<R, T> operation, ClaimRequest request) {
 		String name = operationName(operation.name());
-		Claim claim = claim(name, request, operation::authorize, operation::create);
+		Claim claim = claim(name, request, operation::authorize, operation::create,
+				AUTHORIZES.get(operation.getClass()) ? null : operation::insert);
 		return switch (claim) {
 			case Claim.Replay replay -> new Execution.Completed<>(replay.response(), true);
 			case Claim.Mismatch mismatch -> new Execution.KeyReused<>();
@@ -184,15 +190,18 @@ public class IdempotencyService {
 	 */
 	Claim claim(String operation, ClaimRequest request, ClaimStep create) {
 		return claim(operation, request, () -> {
-		}, create);
+		}, create, null);
 	}
 
 	/**
 	 * Claims as {@link #claim(String, ClaimRequest, ClaimStep)}, running
-	 * {@code authorize} first in each claim transaction.
+	 * {@code authorize} first in each claim transaction; with an {@code insert}, a fresh
+	 * key is first claimed in one statement where it can be (docs/design.md section 4,
+	 * "The claim in one statement").
 	 */
-	Claim claim(String operation, ClaimRequest request, Runnable authorize, ClaimStep create) {
-		Claim claim = claimWithinWait(operation, request, authorize, create);
+	Claim claim(String operation, ClaimRequest request, Runnable authorize, ClaimStep create,
+			@Nullable InsertStep insert) {
+		Claim claim = claimWithinWait(operation, request, authorize, create, insert);
 		this.metrics.claimed(operation, outcome(claim));
 		return claim;
 	}
@@ -205,6 +214,30 @@ public class IdempotencyService {
 
 	}
 
+	/** The claim step as one {@code INSERT}, as the engine calls it. */
+	@FunctionalInterface
+	interface InsertStep {
+
+		Optional<? extends ResourceInsert<?>> insert(UUID resourceId);
+
+	}
+
+	/**
+	 * Whether an operation's class overrides {@link IdempotentOperation#authorize}, which
+	 * needs a claim transaction.
+	 */
+	private static final ClassValue<Boolean> AUTHORIZES = new ClassValue<>() {
+		@Override
+		protected Boolean computeValue(Class<?> type) {
+			try {
+				return type.getMethod("authorize").getDeclaringClass() != IdempotentOperation.class;
+			}
+			catch (NoSuchMethodException ex) {
+				return true;
+			}
+		}
+	};
+
 	private static String outcome(Claim claim) {
 		return switch (claim) {
 			case Claim.Acquired acquired -> acquired.takeover() ? "takeover" : "acquired";
@@ -215,11 +248,15 @@ public class IdempotencyService {
 		};
 	}
 
-	private Claim claimWithinWait(String operation, ClaimRequest request, Runnable authorize, ClaimStep create) {
+	private Claim claimWithinWait(String operation, ClaimRequest request, Runnable authorize, ClaimStep create,
+			@Nullable InsertStep insert) {
 		long deadline = System.nanoTime() + this.properties.inProgressWait().toNanos();
 		long pause = MIN_POLL.toNanos();
+		// Only the first round may find the key free; the others poll a record.
+		InsertStep firstInsert = insert;
 		while (true) {
-			Claim claim = claimOnce(operation, request, authorize, create);
+			Claim claim = claimOnce(operation, request, authorize, create, firstInsert);
+			firstInsert = null;
 			long left = deadline - System.nanoTime();
 			if (!(claim instanceof Claim.InProgress) || left <= 0) {
 				return claim;
@@ -233,12 +270,27 @@ public class IdempotencyService {
 		}
 	}
 
-	private Claim claimOnce(String operation, ClaimRequest request, Runnable authorize, ClaimStep create) {
+	private Claim claimOnce(String operation, ClaimRequest request, Runnable authorize, ClaimStep create,
+			@Nullable InsertStep insert) {
 		Optional<CompletedResponses.Completed> cached = this.completed.find(request.scope(), request.key(),
 				this.clock.instant());
 		if (cached.isPresent()) {
 			return cached.get().sameRequest(operation, request.fingerprint())
 					? new Claim.Replay(cached.get().response()) : new Claim.Mismatch();
+		}
+		if (insert != null && !this.declaresIsolation) {
+			Optional<Claim> claimed;
+			try {
+				claimed = claimInOneStatement(operation, request, insert);
+			}
+			catch (TransientDatabaseConflict ex) {
+				log.info("Claim lost to concurrent transactions {} times; answered in progress",
+						MAX_TRANSIENT_RETRIES + 1);
+				return new Claim.InProgress(this.properties.retryAfter());
+			}
+			if (claimed.isPresent()) {
+				return claimed.get();
+			}
 		}
 		for (int round = 0; round < MAX_CLAIM_ROUNDS; round++) {
 			Optional<Claim> claim;
@@ -273,6 +325,51 @@ public class IdempotencyService {
 			Thread.currentThread().interrupt();
 			return false;
 		}
+	}
+
+	/**
+	 * The claim of a fresh key in one auto-committed statement: every guard's condition,
+	 * the record's {@code INSERT} and the resource's (docs/design.md section 4, "The
+	 * claim in one statement"). Its guarantees are the claim transaction's: a guard's
+	 * condition is evaluated before the record is inserted and its locks last until the
+	 * statement commits; the record and the resource commit together or not at all.
+	 * @return the fresh claim; empty if the claim must be made in a transaction: a guard
+	 * has no condition, the operation gave no insert, or the key already has a record
+	 * @throws RuntimeException a guard's refusal, nothing claimed or created
+	 */
+	private Optional<Claim> claimInOneStatement(String operation, ClaimRequest request, InsertStep step) {
+		List<ClaimCondition> conditions = new ArrayList<>(this.guards.size());
+		for (ClaimGuard guard : this.guards) {
+			Optional<ClaimCondition> condition = guard.condition(request.scope(), operation);
+			if (condition.isEmpty()) {
+				return Optional.empty();
+			}
+			if (condition.get() != ClaimCondition.none()) {
+				conditions.add(condition.get());
+			}
+		}
+		UUID resourceId = UUID.randomUUID();
+		Optional<? extends ResourceInsert<?>> insert = step.insert(resourceId);
+		if (insert.isEmpty()) {
+			return Optional.empty();
+		}
+		Instant now = this.clock.instant();
+		Instant lockedUntil = now.plus(this.properties.lease());
+		IdempotencyRecords.ClaimedWith claimed = retryingConflicts(() -> this.records.claimWith(operation, request,
+				resourceId, now, lockedUntil, conditions, insert.get()));
+		if (claimed == null) {
+			return Optional.empty();
+		}
+		if (claimed.refusedBy() >= 0) {
+			conditions.get(claimed.refusedBy()).refusal().run();
+			throw new IllegalStateException("A claim condition was not true and its guard refused nothing");
+		}
+		if (!claimed.claimed()) {
+			return Optional.empty();
+		}
+		return Optional
+			.of(new Claim.Acquired(new Lease(request.scope(), operation, request.key(), resourceId, 1, lockedUntil),
+					false, insert.get().resource()));
 	}
 
 	/** One round; empty when a race was lost and the caller should read again. */
@@ -324,15 +421,15 @@ public class IdempotencyService {
 	}
 
 	/**
-	 * Completes the operation in one transaction: locks the record if the lease's attempt
-	 * still holds it, runs {@code finish} (which updates the resource, flushes it and
-	 * renders the response) and stores the response. If another attempt has taken the
-	 * record over, {@code finish} never runs and nothing changes. A
-	 * {@link RenderedFinish} is completed with one statement less: the record's
-	 * conditional {@code UPDATE} storing the response already rendered is the fence, and
-	 * the resource is written after it; should the resource have changed since the act
-	 * step read it, its {@code finish} reads it again and its response replaces the one
-	 * stored, in the same transaction.
+	 * Completes the operation fenced by the lease's attempt: if another attempt has taken
+	 * the record over, nothing changes and {@code finish} never runs. A plain
+	 * {@link FinishStep} runs in one transaction that locks the record first, then runs
+	 * {@code finish} (which updates the resource, flushes it and renders the response)
+	 * and stores the response. A {@link RenderedFinish} is completed with one statement
+	 * that holds the fence, its writes and the stored response ({@link RenderedFinish};
+	 * docs/design.md section 4, "Completion in one statement"); if one of its writes
+	 * matched no row, nothing of it was written and it is completed the plain way, its
+	 * {@link RenderedFinish#finish} reading the resource again.
 	 * @param lease the lease this attempt holds
 	 * @param finish the operation's finish step; runs inside the completion transaction
 	 * @return the stored response; empty if the lease was stale, or the completion lost
@@ -344,36 +441,9 @@ public class IdempotencyService {
 	Optional<StoredResponse> complete(Lease lease, FinishStep finish) {
 		Optional<StoredResponse> stored;
 		try {
-			stored = inTransaction((status) -> {
-				Instant now = this.clock.instant();
-				Instant expiresAt = now.plus(this.properties.retention());
-				if (finish instanceof RenderedFinish rendered) {
-					// The record's conditional UPDATE is the fence: a stale attempt
-					// writes nothing, and the resource is written only after it.
-					StoredResponse response = rendered.response();
-					if (!this.records.complete(lease, response, now, expiresAt)) {
-						return Optional.<StoredResponse>empty();
-					}
-					if (rendered.write(lease.resourceId())) {
-						return Optional.of(response);
-					}
-					// The resource changed since the act step read it: read it again.
-					StoredResponse reread = rendered.finish(lease.resourceId());
-					this.records.replaceResponse(lease, reread);
-					return Optional.of(reread);
-				}
-				// Fence first: a stale attempt must not even run finish, whose resource
-				// is no longer its own.
-				if (!this.records.lockIfHeld(lease)) {
-					return Optional.<StoredResponse>empty();
-				}
-				StoredResponse response = finish.finish(lease.resourceId());
-				if (this.records.complete(lease, response, now, expiresAt)) {
-					return Optional.of(response);
-				}
-				status.setRollbackOnly();
-				return Optional.<StoredResponse>empty();
-			});
+			Optional<Optional<StoredResponse>> written = (finish instanceof RenderedFinish rendered)
+					? completeWritten(lease, rendered) : Optional.empty();
+			stored = written.isPresent() ? written.get() : completeLocked(lease, finish);
 		}
 		catch (TransientDatabaseConflict ex) {
 			log.info(
@@ -387,6 +457,65 @@ public class IdempotencyService {
 			return Optional.empty();
 		}
 		return stored;
+	}
+
+	/**
+	 * The completion in one statement: on its own (auto-committed) for a single write
+	 * while the pool keeps sessions at READ COMMITTED; otherwise in a READ COMMITTED
+	 * transaction, rolled back unless every write wrote.
+	 * @return the outcome (a stored response, or empty for a stale lease); empty if the
+	 * plain completion must run instead
+	 */
+	private Optional<Optional<StoredResponse>> completeWritten(Lease lease, RenderedFinish rendered) {
+		List<ResourceWrite> writes = rendered.writes(lease.resourceId());
+		if (writes.isEmpty()) {
+			return Optional.empty();
+		}
+		StoredResponse response = rendered.response();
+		// On its own the statement runs at the session's level, which is READ COMMITTED
+		// only when the pool keeps it there.
+		IdempotencyRecords.Completion completion = (writes.size() == 1 && !this.declaresIsolation)
+				? retryingConflicts(() -> completeWith(lease, response, writes)) : inTransaction((status) -> {
+					IdempotencyRecords.Completion attempt = completeWith(lease, response, writes);
+					if (attempt == IdempotencyRecords.Completion.UNWRITTEN) {
+						// An earlier write may have written: none of it stays.
+						status.setRollbackOnly();
+					}
+					return attempt;
+				});
+		return switch (completion) {
+			case COMPLETED -> {
+				rendered.written(response);
+				yield Optional.of(Optional.of(response));
+			}
+			case STALE -> Optional.of(Optional.empty());
+			case UNWRITTEN -> Optional.empty();
+			case null -> Optional.empty();
+		};
+	}
+
+	private IdempotencyRecords.Completion completeWith(Lease lease, StoredResponse response,
+			List<ResourceWrite> writes) {
+		Instant now = this.clock.instant();
+		return this.records.completeWith(lease, response, now, now.plus(this.properties.retention()), writes);
+	}
+
+	/** The plain completion: lock the record, then finish, then store. */
+	private @Nullable Optional<StoredResponse> completeLocked(Lease lease, FinishStep finish) {
+		return inTransaction((status) -> {
+			// Fence first: a stale attempt must not even run finish, whose resource is no
+			// longer its own.
+			if (!this.records.lockIfHeld(lease)) {
+				return Optional.<StoredResponse>empty();
+			}
+			StoredResponse response = finish.finish(lease.resourceId());
+			Instant now = this.clock.instant();
+			if (this.records.complete(lease, response, now, now.plus(this.properties.retention()))) {
+				return Optional.of(response);
+			}
+			status.setRollbackOnly();
+			return Optional.<StoredResponse>empty();
+		});
 	}
 
 	/**
@@ -539,9 +668,19 @@ public class IdempotencyService {
 	 * @throws TransientDatabaseConflict when every try failed so
 	 */
 	private <T> @Nullable T inTransaction(TransactionCallback<T> work) {
+		return retryingConflicts(() -> this.transactions.execute(work));
+	}
+
+	/**
+	 * Runs {@code work} (one transaction, or one auto-committed statement) again after a
+	 * jittered pause when PostgreSQL aborted it as a serialization failure or deadlock
+	 * loser (nothing of it committed).
+	 * @throws TransientDatabaseConflict when every try failed so
+	 */
+	private <T> @Nullable T retryingConflicts(Supplier<@Nullable T> work) {
 		for (int attempt = 0;; attempt++) {
 			try {
-				return this.transactions.execute(work);
+				return work.get();
 			}
 			catch (RuntimeException ex) {
 				if (!isTransientConflict(ex)) {

@@ -1,5 +1,6 @@
 package dev.payonce.idempotency;
 
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -53,6 +54,24 @@ public interface IdempotentOperation<R, T> {
 	 * (the claim transaction is then rolled back)
 	 */
 	Creation<R, T> create(UUID resourceId);
+
+	/**
+	 * The claim step as one {@code INSERT}, for the claim in one statement
+	 * (docs/design.md section 4, "The claim in one statement"): the record and the
+	 * resource are inserted and committed by one auto-committed statement, instead of a
+	 * claim transaction of four round trips. Used only when the operation does not
+	 * override {@link #authorize} (which needs a claim transaction), every
+	 * {@link ClaimGuard} offers a {@link ClaimGuard#condition}, and the connection pool
+	 * keeps every session at READ COMMITTED; otherwise, and whenever the key already has
+	 * a record, the engine claims in a transaction with {@link #create}. So an operation
+	 * that offers an insert must still implement {@link #create} with the same effect. An
+	 * insert never refuses.
+	 * @param resourceId the id the engine chose for the resource; stored with the record
+	 * @return the insert; empty by default
+	 */
+	default Optional<ResourceInsert<R>> insert(UUID resourceId) {
+		return Optional.empty();
+	}
 
 	/**
 	 * Reloads the resource for a takeover: the same resource id on every attempt.

@@ -1,15 +1,25 @@
 package dev.payonce.idempotency;
 
+import java.util.List;
 import java.util.UUID;
 
 /**
- * A {@link FinishStep} whose response is known before the completion transaction writes
- * anything: the act step read the resource, and moved it and rendered the response in
- * memory (for payments and refunds, {@code FinishOverRead}). The engine then fences and
- * stores the response with one statement, the record's conditional {@code UPDATE}, and
- * writes the resource after it in the same transaction: one round trip less than locking
- * the record first (docs/design.md section 4, issue 13). A stale attempt writes nothing,
- * as with every finish step.
+ * A {@link FinishStep} whose response and resource writes are known before the completion
+ * writes anything: the act step read the resource, and moved it and rendered the response
+ * in memory (for payments and refunds, {@code FinishOverRead}). The engine then completes
+ * with one statement (docs/design.md section 4, "Completion in one statement"): it locks
+ * the record if the lease's attempt still holds it, runs {@link #writes} one after the
+ * other, each only if the one before wrote a row, and stores {@link #response()} only if
+ * the last one did. A single write commits on its own (one round trip) while the pool
+ * keeps sessions at READ COMMITTED; several run in a transaction that is rolled back
+ * unless all wrote.
+ *
+ * <p>
+ * If the lease is stale, nothing is written. If a write matched no row (the resource
+ * changed since the act step read it), nothing is written either, and the engine
+ * completes the slow way: it locks the record in a transaction and runs
+ * {@link #finish(UUID)}, which reads the resource again, as a plain {@link FinishStep}
+ * does.
  */
 public interface RenderedFinish extends FinishStep {
 
@@ -21,19 +31,27 @@ public interface RenderedFinish extends FinishStep {
 	StoredResponse response();
 
 	/**
-	 * Writes the resource as {@link #response()} describes it, inside the completion
-	 * transaction, after the record was completed. Whatever it writes must be flushed
-	 * before it returns.
+	 * The writes that move the resource as {@link #response()} describes it; the first is
+	 * expected to be conditioned on the resource being as the act step read it (its
+	 * version).
 	 * @param resourceId the resource the lease holds
-	 * @return {@code true} if written; {@code false} if the resource changed since the
-	 * act step read it and nothing was written: the engine then runs
-	 * {@link #finish(UUID)} in the same transaction and stores its response instead
+	 * @return the writes, in order; empty if the copy cannot be written (for example it
+	 * was never stored), and then the engine runs {@link #finish(UUID)} instead
 	 */
-	boolean write(UUID resourceId);
+	List<ResourceWrite> writes(UUID resourceId);
 
 	/**
-	 * The fallback after {@link #write} returned {@code false}: reads the resource again
-	 * in the transaction, moves and writes it, and renders its response.
+	 * Runs after the completion made of {@link #writes} committed; not after a stale
+	 * attempt, and not after {@link #finish(UUID)} (which announces its own completion).
+	 * Does nothing by default.
+	 * @param response the response stored
+	 */
+	default void written(StoredResponse response) {
+	}
+
+	/**
+	 * The slow way, after a write matched no row: reads the resource again inside the
+	 * fenced completion transaction, moves and writes it, and renders its response.
 	 * @param resourceId the resource the lease holds
 	 * @return the response to store instead of {@link #response()}
 	 */

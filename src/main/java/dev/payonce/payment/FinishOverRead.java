@@ -1,5 +1,6 @@
 package dev.payonce.payment;
 
+import java.util.List;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -8,6 +9,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.payonce.idempotency.FinishStep;
 import dev.payonce.idempotency.RenderedFinish;
+import dev.payonce.idempotency.ResourceWrite;
 import dev.payonce.idempotency.StoredResponse;
 
 /**
@@ -17,15 +19,16 @@ import dev.payonce.idempotency.StoredResponse;
  *
  * <p>
  * The transition moves the copy the act step read, in memory, and renders the response
- * ({@link #response()}), which the engine stores with the record's fenced {@code UPDATE}.
- * Then, in the same completion transaction, one {@code UPDATE} writes the copy's mutable
- * columns only if the row's {@code @Version} is still the one the copy was read with,
- * moving it on by one as a JPA write would ({@link #write}). If the row changed since, or
- * the copy was never stored, the engine runs {@link #finish}: {@code reread}, the
- * resource read again in the transaction and moved there as every completion did before,
- * so the outcome never depends on which way it was written and a change made meanwhile is
- * never overwritten. The engine runs the steps again if it retries the transaction after
- * a transient conflict; the copy is moved and its response rendered only once.
+ * ({@link #response()}). The engine stores it in one statement with the copy's writes
+ * ({@link #writes}): one {@code UPDATE} of the copy's mutable columns, made only if the
+ * row's {@code @Version} is still the one the copy was read with and moving it on by one
+ * as a JPA write would ({@link VersionedWrites}), and for a refund the settlement of its
+ * reservation. If the row changed since, or the copy was never stored, the engine runs
+ * {@link #finish}: {@code reread}, the resource read again in the fenced transaction and
+ * moved there as every completion did before, so the outcome never depends on which way
+ * it was written and a change made meanwhile is never overwritten. The engine may ask for
+ * the writes again if it retries after a transient conflict; the copy is moved and its
+ * response rendered only once.
  *
  * <p>
  * Not thread-safe: one request's completion runs it.
@@ -34,15 +37,19 @@ import dev.payonce.idempotency.StoredResponse;
  */
 final class FinishOverRead<E> implements RenderedFinish {
 
-	/** Writes a moved copy if the row's version is still the one it was read with. */
+	/**
+	 * The writes of a moved copy, the first conditioned on the row's version still being
+	 * the one it was read with ({@link VersionedWrites}).
+	 */
 	@FunctionalInterface
-	interface VersionedWrite<E> {
+	interface Writes<E> {
 
 		/**
-		 * @return {@code true} if written; {@code false} if the row changed since (or is
-		 * gone), and nothing was written
+		 * @param resource the copy, moved
+		 * @param readVersion the version it was read with
+		 * @return the writes, in order
 		 */
-		boolean writeIfUnchanged(E resource, long readVersion);
+		List<ResourceWrite> writes(E resource, long readVersion);
 
 	}
 
@@ -54,7 +61,7 @@ final class FinishOverRead<E> implements RenderedFinish {
 
 	private final Function<E, StoredResponse> transition;
 
-	private final VersionedWrite<E> write;
+	private final Writes<E> writes;
 
 	private final FinishStep reread;
 
@@ -67,17 +74,18 @@ final class FinishOverRead<E> implements RenderedFinish {
 	 * @param readId its id
 	 * @param readVersion its {@code @Version} as read; {@code null} if never stored
 	 * @param transition moves a resource to its final status and renders the response
-	 * @param write the conditional {@code UPDATE}
+	 * @param writes the copy's writes
 	 * @param reread the completion that reads the resource again, for a changed row
-	 * @param written runs after a write of the copy (for the after-commit log line)
+	 * @param written runs after the completion that wrote the copy committed (for the log
+	 * line and the metric)
 	 */
 	FinishOverRead(E read, UUID readId, @Nullable Long readVersion, Function<E, StoredResponse> transition,
-			VersionedWrite<E> write, FinishStep reread, Consumer<StoredResponse> written) {
+			Writes<E> writes, FinishStep reread, Consumer<StoredResponse> written) {
 		this.read = read;
 		this.readId = readId;
 		this.readVersion = readVersion;
 		this.transition = transition;
-		this.write = write;
+		this.writes = writes;
 		this.reread = reread;
 		this.written = written;
 	}
@@ -93,17 +101,18 @@ final class FinishOverRead<E> implements RenderedFinish {
 	}
 
 	@Override
-	public boolean write(UUID resourceId) {
+	public List<ResourceWrite> writes(UUID resourceId) {
 		Long version = this.readVersion;
 		if (version == null || !this.readId.equals(resourceId)) {
-			return false;
+			return List.of();
 		}
-		StoredResponse rendered = response();
-		if (!this.write.writeIfUnchanged(this.read, version)) {
-			return false;
-		}
-		this.written.accept(rendered);
-		return true;
+		response();
+		return this.writes.writes(this.read, version);
+	}
+
+	@Override
+	public void written(StoredResponse response) {
+		this.written.accept(response);
 	}
 
 	@Override

@@ -3,6 +3,7 @@ package dev.payonce.payment;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
@@ -26,6 +27,7 @@ import dev.payonce.idempotency.IdempotencyService;
 import dev.payonce.idempotency.IdempotentOperation;
 import dev.payonce.idempotency.ReconciliationProperties;
 import dev.payonce.idempotency.ReleaseStep;
+import dev.payonce.idempotency.ResourceInsert;
 import dev.payonce.idempotency.StoredResponse;
 
 /**
@@ -142,14 +144,22 @@ public class PaymentService {
 
 		@Override
 		public Creation<Payment, GatewayResult> create(UUID resourceId) {
-			Payment pending = Payment.pending(new PaymentId(resourceId), this.command.clientId(),
-					this.command.orderId(), this.command.amount(), this.command.paymentMethod(), now());
-			return new Creation.Created<>(PaymentService.this.payments.save(pending));
+			return new Creation.Created<>(PaymentService.this.payments.save(pending(resourceId)));
+		}
+
+		@Override
+		public Optional<ResourceInsert<Payment>> insert(UUID resourceId) {
+			return Optional.of(pending(resourceId).insert());
 		}
 
 		@Override
 		public Payment load(UUID resourceId) {
 			return PaymentService.this.load(new PaymentId(resourceId));
+		}
+
+		private Payment pending(UUID resourceId) {
+			return Payment.pending(new PaymentId(resourceId), this.command.clientId(), this.command.orderId(),
+					this.command.amount(), this.command.paymentMethod(), now());
 		}
 
 		@Override
@@ -348,16 +358,18 @@ public class PaymentService {
 
 	private FinishStep overRead(Payment read, PaymentStatus status, Function<Payment, StoredResponse> transition) {
 		UUID id = read.getId();
-		return new FinishOverRead<>(read, id, read.version(), transition, this.payments::writeIfUnchanged,
-				(paymentId) -> finish(paymentId, status, transition),
-				(response) -> announceAfterCommit(id, status, response));
+		return new FinishOverRead<>(read, id, read.version(), transition,
+				(payment, readVersion) -> List.of(VersionedWrites.of(payment, readVersion)),
+				(paymentId) -> finish(paymentId, status, transition), (response) -> announce(id, status, response));
 	}
 
 	private void announceAfterCommit(UUID id, PaymentStatus status, StoredResponse response) {
-		afterCommit(() -> {
-			this.metrics.paymentFinished(status);
-			log.info("Payment {} completed: {} ({})", id, status, response.status());
-		});
+		afterCommit(() -> announce(id, status, response));
+	}
+
+	private void announce(UUID id, PaymentStatus status, StoredResponse response) {
+		this.metrics.paymentFinished(status);
+		log.info("Payment {} completed: {} ({})", id, status, response.status());
 	}
 
 	/**

@@ -8,7 +8,7 @@ import org.springframework.data.repository.Repository;
 /**
  * Stored payments. Only the methods Payonce uses; payments are never deleted.
  */
-interface Payments extends Repository<Payment, UUID>, PaymentWrites {
+interface Payments extends Repository<Payment, UUID> {
 
 	Payment save(Payment payment);
 

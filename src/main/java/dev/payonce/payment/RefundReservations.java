@@ -3,6 +3,7 @@ package dev.payonce.payment;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Currency;
+import java.util.List;
 import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
@@ -11,6 +12,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 import dev.payonce.client.ClientId;
+import dev.payonce.idempotency.ResourceWrite;
 
 /**
  * The refund amounts on a payment row: {@code refunded_amount} and
@@ -87,21 +89,25 @@ class RefundReservations {
 	 * broken invariant)
 	 */
 	void settle(PaymentId paymentId, long amount, boolean refunded, Instant now) {
-		int updated = this.jdbc.sql("""
-				UPDATE payments
-				SET refunds_in_flight = refunds_in_flight - :amount,
-				    refunded_amount = refunded_amount + CASE WHEN :refunded THEN :amount ELSE 0 END,
-				    updated_at = :now
-				WHERE id = :paymentId AND refunds_in_flight >= :amount
-				""")
-			.param("amount", amount)
-			.param("refunded", refunded)
-			.param("now", now.atOffset(ZoneOffset.UTC))
-			.param("paymentId", paymentId.value())
+		ResourceWrite write = settlement(paymentId, amount, refunded, now);
+		int updated = this.jdbc.sql("UPDATE payments SET " + write.set() + " WHERE " + write.where())
+			.params(write.args())
 			.update();
 		if (updated != 1) {
 			throw new IllegalStateException("Payment " + paymentId + " holds no refund reservation of " + amount);
 		}
+	}
+
+	/**
+	 * {@link #settle}'s {@code UPDATE}, for the engine's completion statement to run
+	 * after the refund's own write ({@link RefundService}): it matches no row, and so the
+	 * completion writes nothing, if the payment does not hold such a reservation.
+	 */
+	static ResourceWrite settlement(PaymentId paymentId, long amount, boolean refunded, Instant now) {
+		return new ResourceWrite("payments", """
+				refunds_in_flight = refunds_in_flight - ?,
+				    refunded_amount = refunded_amount + ?, updated_at = ?""", "id = ? AND refunds_in_flight >= ?",
+				List.of(amount, refunded ? amount : 0L, now.atOffset(ZoneOffset.UTC), paymentId.value(), amount));
 	}
 
 	/**

@@ -325,20 +325,19 @@ public class RefundService {
 
 	/**
 	 * The completion over the refund the act step read: its one conditional
-	 * {@code UPDATE}, then the reservation settled in the same transaction (only once the
-	 * write succeeded: a changed refund goes the reading way, which settles it itself).
+	 * {@code UPDATE}, then the reservation settled in the same completion (only if the
+	 * refund was written: a changed refund goes the reading way, which settles it
+	 * itself).
 	 */
 	private FinishStep overRead(Refund read, RefundStatus status, boolean refunded,
 			Function<Refund, StoredResponse> transition) {
 		UUID id = read.getId();
-		return new FinishOverRead<>(read, id, read.version(), transition, (refund, readVersion) -> {
-			if (!this.refunds.writeIfUnchanged(refund, readVersion)) {
-				return false;
-			}
-			settle(refund, refunded);
-			return true;
-		}, (refundId) -> finish(refundId, status, refunded, transition),
-				(response) -> announceAfterCommit(id, status, response));
+		return new FinishOverRead<>(read, id, read.version(), transition,
+				(refund, readVersion) -> List.of(VersionedWrites.of(refund, readVersion),
+						RefundReservations.settlement(refund.paymentId(), refund.amount().minorUnits(), refunded,
+								this.payments.now())),
+				(refundId) -> finish(refundId, status, refunded, transition),
+				(response) -> announce(id, status, response));
 	}
 
 	private void settle(Refund refund, boolean refunded) {
@@ -346,10 +345,12 @@ public class RefundService {
 	}
 
 	private void announceAfterCommit(UUID id, RefundStatus status, StoredResponse response) {
-		PaymentService.afterCommit(() -> {
-			this.metrics.refundFinished(status);
-			log.info("Refund {} completed: {} ({})", id, status, response.status());
-		});
+		PaymentService.afterCommit(() -> announce(id, status, response));
+	}
+
+	private void announce(UUID id, RefundStatus status, StoredResponse response) {
+		this.metrics.refundFinished(status);
+		log.info("Refund {} completed: {} ({})", id, status, response.status());
 	}
 
 	/**

@@ -9,7 +9,7 @@ import org.springframework.data.repository.Repository;
 /**
  * Stored refunds. Only the methods Payonce uses; refunds are never deleted.
  */
-interface Refunds extends Repository<Refund, UUID>, RefundWrites {
+interface Refunds extends Repository<Refund, UUID> {
 
 	Refund save(Refund refund);
 

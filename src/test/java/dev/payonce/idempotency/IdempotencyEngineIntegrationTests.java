@@ -2,6 +2,7 @@ package dev.payonce.idempotency;
 
 import java.sql.Timestamp;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,6 +22,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -184,59 +187,112 @@ class IdempotencyEngineIntegrationTests {
 	}
 
 	/**
-	 * A {@link RenderedFinish}: the record's conditional {@code UPDATE} is its fence, so
-	 * a stale attempt writes nothing, not even its resource; a resource that changed
-	 * since the act step read it is read again and that response is the one stored.
+	 * A {@link RenderedFinish} completes in one statement fenced by the record's lock: a
+	 * stale attempt writes nothing, not even its resource, and the holder's write and
+	 * response land together without reading the resource again.
 	 */
 	@Test
-	void aRenderedFinishIsFencedByTheRecordAndAResourceThatChangedIsReadAgain() {
+	void aRenderedFinishCompletesInOneStatementAndAStaleAttemptWritesNothing() {
 		ClaimRequest request = request("rendered", "a");
-		Claim first = this.engine.claim("engine_test", request, Creation.Created::new);
+		Claim first = this.engine.claim("engine_test", request, this::createResource);
 		assertThat(first).isInstanceOf(Claim.Acquired.class);
+		UUID resourceId = ((Claim.Acquired) first).lease().resourceId();
 		this.clock.advance(this.engine.lease().plusSeconds(1));
-		Claim second = this.engine.claim("engine_test", request, Creation.Created::new);
+		Claim second = this.engine.claim("engine_test", request, this::createResource);
 		assertThat(second).isInstanceOfSatisfying(Claim.Acquired.class,
 				(acquired) -> assertThat(acquired.takeover()).isTrue());
 
-		Rendered stale = new Rendered(json("stale copy"), true, json("stale reread"));
+		Rendered stale = new Rendered(json("stale copy"), List.of(move(resourceId, "CREATED", "STALE")),
+				json("stale reread"));
 		Optional<StoredResponse> staleAnswer = this.engine.complete(((Claim.Acquired) first).lease(), stale);
-		Rendered changed = new Rendered(json("copy"), false, json("reread"));
-		Optional<StoredResponse> answer = this.engine.complete(((Claim.Acquired) second).lease(), changed);
+		Rendered holder = new Rendered(json("copy"), List.of(move(resourceId, "CREATED", "RENDERED")), json("reread"));
+		Optional<StoredResponse> answer = this.engine.complete(((Claim.Acquired) second).lease(), holder);
 
 		assertThat(staleAnswer).isEmpty();
-		assertThat(stale.writes).hasValue(0);
+		assertThat(stale.written).hasValue(0);
 		assertThat(stale.finishes).hasValue(0);
-		assertThat(answer).contains(json("reread"));
-		assertThat(changed.writes).hasValue(1);
-		assertThat(changed.finishes).hasValue(1);
+		assertThat(answer).contains(json("copy"));
+		assertThat(holder.written).hasValue(1);
+		assertThat(holder.finishes).hasValue(0);
+		assertThat(state(resourceId)).isEqualTo("RENDERED");
 		assertThat(status("rendered")).isEqualTo("COMPLETED");
-		assertThat(this.jdbc.sql("""
-				SELECT response_body FROM idempotency_records WHERE client_id = ? AND idempotency_key = ?""")
-			.params(this.scope.value(), "rendered")
+		assertThat(storedBody("rendered")).isEqualTo(json("copy").body());
+	}
+
+	/**
+	 * A rendered finish whose resource changed since the act step read it (its one write
+	 * matches no row) writes nothing and is completed the plain way, reading the resource
+	 * again; with several writes, one that matches no row undoes the ones before it.
+	 */
+	@ParameterizedTest(name = "{0} write(s)")
+	@ValueSource(ints = { 1, 2 })
+	void aRenderedFinishWhoseWriteMatchesNoRowIsReadAgainAndLeavesNoPartOfItself(int writes) {
+		ClaimRequest request = request("changed-" + writes, "a");
+		Claim claim = this.engine.claim("engine_test", request, this::createResource);
+		Lease lease = ((Claim.Acquired) claim).lease();
+		UUID resourceId = lease.resourceId();
+		ResourceWrite first = new ResourceWrite("engine_test_resources", "finishes = finishes + ?", "id = ?",
+				List.of(100, resourceId));
+		ResourceWrite unmatched = move(resourceId, "MOVED ELSEWHERE", "RENDERED");
+		Rendered changed = new Rendered(json("copy"), (writes == 1) ? List.of(unmatched) : List.of(first, unmatched),
+				json("reread"));
+
+		Optional<StoredResponse> answer = this.engine.complete(lease, changed);
+
+		assertThat(answer).contains(json("reread"));
+		assertThat(changed.finishes).hasValue(1);
+		assertThat(changed.written).hasValue(0);
+		assertThat(state(resourceId)).isEqualTo("REREAD");
+		assertThat(this.jdbc.sql("SELECT finishes FROM engine_test_resources WHERE id = ?")
+			.param(resourceId)
+			.query(Integer.class)
+			.single()).isZero();
+		assertThat(storedBody("changed-" + writes)).isEqualTo(json("reread").body());
+	}
+
+	private Creation<?, ?> createResource(UUID resourceId) {
+		this.jdbc.sql("INSERT INTO engine_test_resources (id, operation, state, finishes) VALUES (?, ?, 'CREATED', 0)")
+			.params(resourceId, "engine_test")
+			.update();
+		return new Creation.Created<>(resourceId);
+	}
+
+	private static ResourceWrite move(UUID resourceId, String from, String to) {
+		return new ResourceWrite("engine_test_resources", "state = ?", "id = ? AND state = ?",
+				List.of(to, resourceId, from));
+	}
+
+	private String storedBody(String key) {
+		return this.jdbc
+			.sql("SELECT response_body FROM idempotency_records WHERE client_id = ? AND idempotency_key = ?")
+			.params(this.scope.value(), key)
 			.query(String.class)
-			.single()).isEqualTo(json("reread").body());
+			.single();
 	}
 
 	private static StoredResponse json(String value) {
 		return new StoredResponse(201, Map.of("Content-Type", "application/json"), "{\"v\":\"" + value + "\"}");
 	}
 
-	/** A rendered finish step that records what the engine asked of it. */
-	private static final class Rendered implements RenderedFinish {
+	/**
+	 * A rendered finish step that records what the engine asked of it; its plain way
+	 * marks the resource {@code REREAD} inside the completion transaction.
+	 */
+	private final class Rendered implements RenderedFinish {
 
-		final AtomicInteger writes = new AtomicInteger();
+		final AtomicInteger written = new AtomicInteger();
 
 		final AtomicInteger finishes = new AtomicInteger();
 
 		private final StoredResponse response;
 
-		private final boolean writeSucceeds;
+		private final List<ResourceWrite> writes;
 
 		private final StoredResponse reread;
 
-		Rendered(StoredResponse response, boolean writeSucceeds, StoredResponse reread) {
+		Rendered(StoredResponse response, List<ResourceWrite> writes, StoredResponse reread) {
 			this.response = response;
-			this.writeSucceeds = writeSucceeds;
+			this.writes = writes;
 			this.reread = reread;
 		}
 
@@ -246,14 +302,22 @@ class IdempotencyEngineIntegrationTests {
 		}
 
 		@Override
-		public boolean write(UUID resourceId) {
-			this.writes.incrementAndGet();
-			return this.writeSucceeds;
+		public List<ResourceWrite> writes(UUID resourceId) {
+			return this.writes;
+		}
+
+		@Override
+		public void written(StoredResponse stored) {
+			this.written.incrementAndGet();
 		}
 
 		@Override
 		public StoredResponse finish(UUID resourceId) {
 			this.finishes.incrementAndGet();
+			IdempotencyEngineIntegrationTests.this.jdbc
+				.sql("UPDATE engine_test_resources SET state = 'REREAD' WHERE id = ?")
+				.param(resourceId)
+				.update();
 			return this.reread;
 		}
 
@@ -532,16 +596,225 @@ class IdempotencyEngineIntegrationTests {
 		assertThat(operation.acts).hasValue(0);
 	}
 
-	/** A guard that refuses every scope named {@code guarded-...}, and nothing else. */
+	/**
+	 * docs/design.md section 4, "The claim in one statement": an operation that offers an
+	 * insert, with every guard offering a condition, has a fresh key claimed and its
+	 * resource inserted by one statement; its create step never runs.
+	 */
+	@Test
+	void aFreshKeyIsClaimedInOneStatementTogetherWithTheInsertedResource() {
+		Inserting operation = new Inserting();
+		ClaimRequest request = request("at-once", "a");
+
+		Execution<String> first = this.engine.execute(operation, request);
+		Execution<String> replay = this.engine.execute(operation, request);
+
+		assertThat(first).isInstanceOfSatisfying(Execution.Completed.class,
+				(completed) -> assertThat(completed.replayed()).isFalse());
+		assertThat(replay).isInstanceOfSatisfying(Execution.Completed.class,
+				(completed) -> assertThat(completed.replayed()).isTrue());
+		// The replay, read from the database, tried the statement first and inserted
+		// nothing.
+		assertThat(operation.inserts).hasValue(2);
+		assertThat(operation.insertedRows()).isOne();
+		assertThat(operation.creates).hasValue(0);
+		assertThat(operation.acts).hasValue(1);
+		assertThat(status("at-once")).isEqualTo("COMPLETED");
+		assertThat(resources("engine_test_inserting", "FINISHED")).isEqualTo(1);
+	}
+
+	/**
+	 * A key that already has a record is never inserted over: the one statement inserts
+	 * neither record nor resource, and the claim goes on in a transaction, which finds
+	 * the live lease.
+	 */
+	@Test
+	void aKeyAlreadyHeldIsNotClaimedAgainInOneStatement() {
+		ClaimRequest request = request("held", "a");
+		Claim held = this.engine.claim("engine_test", request, this::createResource);
+		assertThat(held).isInstanceOf(Claim.Acquired.class);
+		Inserting operation = new Inserting();
+
+		Execution<String> second = this.engine.execute(operation, request);
+
+		assertThat(second).isInstanceOf(Execution.InProgress.class);
+		assertThat(operation.inserts).hasValue(1);
+		assertThat(operation.acts).hasValue(0);
+		assertThat(operation.insertedRows()).isZero();
+	}
+
+	/**
+	 * A guard's condition that is not true refuses the claim in one statement with the
+	 * guard's own exception, and neither record nor resource is written.
+	 */
+	@Test
+	void aGuardsConditionRefusesTheClaimInOneStatementBeforeAnythingIsWritten() {
+		Inserting operation = new Inserting();
+		this.scope = new IdempotencyScope("guarded-" + UUID.randomUUID().toString().substring(0, 8));
+
+		assertThatIllegalStateException().isThrownBy(() -> this.engine.execute(operation, request("guarded", "a")))
+			.withMessage("refused by the guard's condition");
+
+		assertThat(records("guarded")).isZero();
+		assertThat(operation.inserts).hasValue(1);
+		assertThat(operation.acts).hasValue(0);
+		assertThat(operation.insertedRows()).isZero();
+	}
+
+	/**
+	 * An operation that overrides authorize needs a claim transaction: its insert is
+	 * never asked for, and its create step runs there.
+	 */
+	@Test
+	void anOperationWithItsOwnAuthorizeIsClaimedInATransactionEvenIfItOffersAnInsert() {
+		Inserting operation = new Inserting() {
+			@Override
+			public void authorize() {
+			}
+		};
+
+		Execution<String> first = this.engine.execute(operation, request("authorizing", "a"));
+
+		assertThat(first).isInstanceOf(Execution.Completed.class);
+		assertThat(operation.inserts).hasValue(0);
+		assertThat(operation.creates).hasValue(1);
+	}
+
+	/**
+	 * Sixteen threads released together claim one fresh key in one statement each: one
+	 * inserts the record and the resource, and one acts.
+	 */
+	@Test
+	void concurrentClaimsInOneStatementOfOneKeyInsertOneResourceAndActOnce() throws Exception {
+		Inserting operation = new Inserting();
+		ClaimRequest request = request("storm", "a");
+		int threads = 16;
+		CountDownLatch start = new CountDownLatch(1);
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		try {
+			List<Future<Execution<String>>> answers = new ArrayList<>();
+			for (int i = 0; i < threads; i++) {
+				answers.add(pool.submit(() -> {
+					start.await();
+					return this.engine.execute(operation, request);
+				}));
+			}
+			start.countDown();
+			for (Future<Execution<String>> answer : answers) {
+				assertThat(answer.get(30, TimeUnit.SECONDS)).isInstanceOfAny(Execution.Completed.class,
+						Execution.InProgress.class);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+
+		assertThat(operation.acts).hasValue(1);
+		assertThat(records("storm")).isOne();
+		assertThat(this.jdbc
+			.sql("SELECT count(*) FROM engine_test_resources r JOIN idempotency_records i "
+					+ "ON i.resource_id = r.id WHERE i.client_id = ? AND i.idempotency_key = ?")
+			.params(this.scope.value(), "storm")
+			.query(Long.class)
+			.single()).isOne();
+		assertThat(operation.inserts).hasValue(threads);
+		assertThat(operation.insertedRows()).isOne();
+	}
+
+	/**
+	 * An operation offering its claim step as one insert; every other step as simple as
+	 * {@link TestOperation}'s. Its resources are tagged {@code engine_test_inserting}.
+	 */
+	private class Inserting implements IdempotentOperation<UUID, String> {
+
+		final AtomicInteger inserts = new AtomicInteger();
+
+		final AtomicInteger creates = new AtomicInteger();
+
+		final AtomicInteger acts = new AtomicInteger();
+
+		private final List<UUID> ids = new CopyOnWriteArrayList<>();
+
+		/** How many of the resources this operation offered to insert exist. */
+		long insertedRows() {
+			return IdempotencyEngineIntegrationTests.this.jdbc
+				.sql("SELECT count(*) FROM engine_test_resources WHERE id = ANY (?)")
+				.param(this.ids.toArray(UUID[]::new))
+				.query(Long.class)
+				.single();
+		}
+
+		@Override
+		public String name() {
+			return "engine_test";
+		}
+
+		@Override
+		public Optional<ResourceInsert<UUID>> insert(UUID resourceId) {
+			this.inserts.incrementAndGet();
+			this.ids.add(resourceId);
+			return Optional.of(new ResourceInsert<>(resourceId, "engine_test_resources",
+					List.of("id", "operation", "state", "finishes"),
+					List.of(resourceId, "engine_test_inserting", "CREATED", 0)));
+		}
+
+		@Override
+		public Creation<UUID, String> create(UUID resourceId) {
+			this.creates.incrementAndGet();
+			IdempotencyEngineIntegrationTests.this.jdbc
+				.sql("INSERT INTO engine_test_resources (id, operation, state, finishes) VALUES (?, ?, 'CREATED', 0)")
+				.params(resourceId, "engine_test_inserting")
+				.update();
+			return new Creation.Created<>(resourceId);
+		}
+
+		@Override
+		public UUID load(UUID resourceId) {
+			return resourceId;
+		}
+
+		@Override
+		public Action<String> act(UUID resourceId) {
+			this.acts.incrementAndGet();
+			return new Action.Finish<>((id) -> {
+				IdempotencyEngineIntegrationTests.this.jdbc
+					.sql("UPDATE engine_test_resources SET state = 'FINISHED' WHERE id = ?")
+					.param(id)
+					.update();
+				return new StoredResponse(201, Map.of("Content-Type", "application/json"), "{\"id\":\"" + id + "\"}");
+			});
+		}
+
+	}
+
+	/**
+	 * A guard that refuses every scope named {@code guarded-...}, and nothing else; in a
+	 * claim transaction by its check, in a claim in one statement by its condition (which
+	 * also refuses a statement that does not run at READ COMMITTED).
+	 */
 	@TestConfiguration(proxyBeanMethods = false)
 	static class Guarded {
 
 		@Bean
 		ClaimGuard refuseGuardedScopes() {
-			return (scope, operation) -> {
-				if (scope.value().startsWith("guarded-")) {
-					throw new IllegalStateException("refused by the guard");
+			return new ClaimGuard() {
+
+				@Override
+				public void check(IdempotencyScope scope, String operation) {
+					if (scope.value().startsWith("guarded-")) {
+						throw new IllegalStateException("refused by the guard");
+					}
 				}
+
+				@Override
+				public Optional<ClaimCondition> condition(IdempotencyScope scope, String operation) {
+					return Optional.of(new ClaimCondition(
+							"? NOT LIKE 'guarded-%' AND current_setting('transaction_isolation') = 'read committed'",
+							List.of(scope.value()), () -> {
+								throw new IllegalStateException("refused by the guard's condition");
+							}));
+				}
+
 			};
 		}
 
@@ -550,8 +823,9 @@ class IdempotencyEngineIntegrationTests {
 	/**
 	 * docs/design.md section 3: the pool keeps every session at READ COMMITTED, so the
 	 * engine declares nothing per transaction (no
-	 * {@code SHOW TRANSACTION ISOLATION LEVEL} round trip) and still runs its claim and
-	 * completion at READ COMMITTED when the database's default is SERIALIZABLE.
+	 * {@code SHOW TRANSACTION ISOLATION LEVEL} round trip) and still runs its claim (in a
+	 * transaction or in one statement) and completion at READ COMMITTED when the
+	 * database's default is SERIALIZABLE.
 	 */
 	@Test
 	void claimAndCompletionRunAtReadCommittedWithoutDeclaringItWhateverTheDatabaseDefault() {
@@ -574,6 +848,12 @@ class IdempotencyEngineIntegrationTests {
 
 			assertThat(stored).isPresent();
 			assertThat(levels).containsExactly("read committed", "read committed");
+			// The claim in one statement runs at the session's level: the guard's
+			// condition refuses any other.
+			Inserting inserting = new Inserting();
+			assertThat(this.engine.execute(inserting, request("levels-at-once", "a")))
+				.isInstanceOf(Execution.Completed.class);
+			assertThat(inserting.insertedRows()).isOne();
 			assertThat(this.jdbc.sql("""
 					SELECT array_to_string(setconfig, ',') FROM pg_db_role_setting s
 					JOIN pg_database d ON d.oid = s.setdatabase
