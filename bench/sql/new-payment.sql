@@ -13,29 +13,36 @@
 -- COMMITTED (connection-init-sql, docs/design.md section 3), so Spring sends no SHOW and they are
 -- gone from here again; the completion no longer reads the payment and is fenced by the record's
 -- UPDATE instead of a SELECT ... FOR UPDATE (section 4, RenderedFinish): 8 round trips, as here.
+-- Issue 13's fourth round: the claim is one auto-committed statement (the client check as the
+-- guard's condition, the record's INSERT, the payment's INSERT from the record's RETURNING row)
+-- and so is the completion (the record locked for this attempt, the payment's versioned UPDATE,
+-- the record's UPDATE), docs/design.md section 4: 3 round trips, as here.
 -- Variables: -D digest=<the bench client's key digest> -D client=<its id>.
 \set n random(1, 2000000000)
 \set m random(1, 2000000000)
-BEGIN;
-SELECT client_still_authorized(:client, :digest);
-INSERT INTO idempotency_records (client_id, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
-  VALUES (:client, 'pgb-' || :client_id::text || '-' || :n::text || '-' || :m::text, 'payment', md5(:n::text) || md5(:m::text), 'IN_PROGRESS', now() + interval '30 seconds', 1, md5(:n::text || :m::text)::uuid, now())
-  ON CONFLICT (client_id, idempotency_key) DO NOTHING;
-INSERT INTO payments (amount, client_id, created_at, currency, decline_code, order_id, payment_method, provider_reference, status, updated_at, version, id)
-  VALUES (1200, :client, now(), 'ILS', NULL, 'pgb-' || :n::text, 'pm_card_visa', NULL, 'PENDING', now(), 0, md5(:n::text || :m::text)::uuid)
-  ON CONFLICT (id) DO NOTHING;
-COMMIT;
+WITH guard AS (SELECT TRUE AS g, (client_still_authorized(:client, :digest)) IS TRUE AS g0),
+claimed AS (INSERT INTO idempotency_records
+    (client_id, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
+    SELECT :client, 'pgb-' || :client_id::text || '-' || :n::text || '-' || :m::text, 'payment', md5(:n::text) || md5(:m::text), 'IN_PROGRESS', now() + interval '30 seconds', 1, md5(:n::text || :m::text)::uuid, now()
+    FROM guard WHERE g AND g0
+    ON CONFLICT (client_id, idempotency_key) DO NOTHING
+    RETURNING resource_id),
+created AS (INSERT INTO payments (id, client_id, order_id, amount, currency, payment_method, status, provider_reference, decline_code, created_at, updated_at, provider_key_generation, provider_key_replayed_at, version)
+    SELECT md5(:n::text || :m::text)::uuid, :client, 'pgb-' || :n::text, 1200, 'ILS', 'pm_card_visa', 'PENDING', NULL, NULL, now(), now(), 1, NULL, 0 FROM claimed RETURNING 1)
+SELECT guard.*, EXISTS (SELECT 1 FROM claimed) AS claimed, EXISTS (SELECT 1 FROM created) AS created FROM guard;
 INSERT INTO simulated_provider_charges (provider_reference, provider_idempotency_key, amount, currency, payment_method, outcome, decline_code, created_at)
   VALUES ('pgb_' || :n::text || '_' || :m::text, 'payonce-payment-' || md5(:n::text || :m::text)::uuid, 1200, 'ILS', 'pm_card_visa', 'SUCCEEDED', NULL, now())
   ON CONFLICT (provider_idempotency_key) DO NOTHING
   RETURNING provider_reference, outcome, decline_code;
-BEGIN;
-UPDATE idempotency_records SET status = 'COMPLETED', locked_until = NULL, response_status = 201,
-    response_headers = '{"Content-Type":"application/json","Location":"/payments/x"}'::jsonb,
-    response_body = repeat('x', 215), completed_at = now(), expires_at = now() + interval '24 hours'
-  WHERE client_id = :client AND idempotency_key = 'pgb-' || :client_id::text || '-' || :n::text || '-' || :m::text
-    AND status = 'IN_PROGRESS' AND attempt = 1;
-UPDATE payments SET status = 'SUCCEEDED', provider_reference = 'pgb_' || :n::text || '_' || :m::text, decline_code = NULL,
-    provider_key_generation = 1, provider_key_replayed_at = NULL, updated_at = now(), version = version + 1
-  WHERE id = md5(:n::text || :m::text)::uuid AND version = 0;
-COMMIT;
+WITH held AS (SELECT 1 FROM idempotency_records
+    WHERE client_id = :client AND idempotency_key = 'pgb-' || :client_id::text || '-' || :n::text || '-' || :m::text AND status = 'IN_PROGRESS' AND attempt = 1
+    FOR UPDATE),
+w0 AS (UPDATE payments SET status = 'SUCCEEDED', provider_reference = 'pgb_' || :n::text || '_' || :m::text, decline_code = NULL, provider_key_generation = 1,
+    provider_key_replayed_at = NULL, updated_at = now(), version = version + 1
+    WHERE (id = md5(:n::text || :m::text)::uuid AND version = 0) AND EXISTS (SELECT 1 FROM held) RETURNING 1),
+done AS (UPDATE idempotency_records
+    SET status = 'COMPLETED', locked_until = NULL, response_status = 201,
+        response_headers = '{"Content-Type":"application/json","Location":"/payments/x"}'::jsonb, response_body = repeat('x', 215), completed_at = now(), expires_at = now() + interval '24 hours'
+    WHERE client_id = :client AND idempotency_key = 'pgb-' || :client_id::text || '-' || :n::text || '-' || :m::text AND status = 'IN_PROGRESS' AND attempt = 1
+      AND EXISTS (SELECT 1 FROM w0) RETURNING 1)
+SELECT EXISTS (SELECT 1 FROM held) AS held, EXISTS (SELECT 1 FROM done) AS done;
