@@ -1,7 +1,6 @@
 package dev.payonce.idempotency;
 
 import java.util.List;
-import java.util.Objects;
 
 /**
  * A {@link ClaimGuard}'s check as an SQL condition, for the claim in one statement
@@ -30,18 +29,10 @@ public record ClaimCondition(String sql, List<Object> args, Runnable refusal) {
 	 * number of arguments
 	 */
 	public ClaimCondition {
-		if (sql.isBlank() || sql.contains(";")) {
+		if (!SqlFragments.isClause(sql)) {
 			throw new IllegalArgumentException("A claim condition is a non-blank expression with no ';'");
 		}
-		if (args.stream().anyMatch(Objects::isNull)) {
-			throw new IllegalArgumentException("A claim condition binds no null");
-		}
-		args = List.copyOf(args);
-		long placeholders = sql.chars().filter((c) -> c == '?').count();
-		if (placeholders != args.size()) {
-			throw new IllegalArgumentException(
-					"A claim condition has " + placeholders + " placeholders and " + args.size() + " arguments");
-		}
+		args = SqlFragments.arguments("A claim condition", args, sql);
 	}
 
 	/**

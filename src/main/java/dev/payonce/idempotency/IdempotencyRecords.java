@@ -81,13 +81,11 @@ class IdempotencyRecords {
 			List<ClaimCondition> conditions, ResourceInsert<?> insert) {
 		List<Object> args = new ArrayList<>();
 		StringBuilder guard = new StringBuilder("SELECT TRUE AS g");
-		for (int i = 0; i < conditions.size(); i++) {
-			guard.append(", (").append(conditions.get(i).sql()).append(") IS TRUE AS g").append(i);
-			args.addAll(conditions.get(i).args());
-		}
 		StringBuilder passed = new StringBuilder("g");
 		for (int i = 0; i < conditions.size(); i++) {
+			guard.append(", (").append(conditions.get(i).sql()).append(") IS TRUE AS g").append(i);
 			passed.append(" AND g").append(i);
+			args.addAll(conditions.get(i).args());
 		}
 		args.addAll(List.of(request.scope().value(), request.key().value(), operation,
 				request.fingerprint().sha256Hex(), utc(lockedUntil), resourceId, utc(now)));

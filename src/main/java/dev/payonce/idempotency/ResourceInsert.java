@@ -2,7 +2,6 @@ package dev.payonce.idempotency;
 
 import java.util.List;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * An operation's claim step as one {@code INSERT} of its new resource, which the engine
@@ -23,8 +22,6 @@ import java.util.regex.Pattern;
  */
 public record ResourceInsert<R>(R resource, String table, List<String> columns, List<Object> values) {
 
-	private static final Pattern NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
-
 	/**
 	 * @throws IllegalArgumentException if the table or a column is not a plain lower-case
 	 * name, there are no columns, a value is {@code null}, or there are not as many
@@ -32,19 +29,16 @@ public record ResourceInsert<R>(R resource, String table, List<String> columns, 
 	 */
 	public ResourceInsert {
 		Objects.requireNonNull(resource, "resource");
-		if (!NAME.matcher(table).matches() || columns.isEmpty()
-				|| !columns.stream().allMatch((column) -> NAME.matcher(column).matches())) {
+		if (!SqlFragments.isName(table) || columns.isEmpty() || !columns.stream().allMatch(SqlFragments::isName)) {
 			throw new IllegalArgumentException("A resource insert names its table and columns in [a-z0-9_]");
-		}
-		if (values.stream().anyMatch(Objects::isNull)) {
-			throw new IllegalArgumentException("A resource insert binds a null as an SqlParameterValue with its type");
 		}
 		if (values.size() != columns.size()) {
 			throw new IllegalArgumentException(
 					"A resource insert has " + columns.size() + " columns and " + values.size() + " values");
 		}
 		columns = List.copyOf(columns);
-		values = List.copyOf(values);
+		// One placeholder per value: the engine writes them.
+		values = SqlFragments.arguments("A resource insert", values, "?".repeat(values.size()));
 	}
 
 }

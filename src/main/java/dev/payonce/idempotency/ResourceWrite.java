@@ -1,8 +1,6 @@
 package dev.payonce.idempotency;
 
 import java.util.List;
-import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * One {@code UPDATE} of an operation's resource that the engine runs inside its fenced
@@ -28,29 +26,19 @@ import java.util.regex.Pattern;
  */
 public record ResourceWrite(String table, String set, String where, List<Object> args) {
 
-	private static final Pattern TABLE = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
-
 	/**
 	 * @throws IllegalArgumentException if the table is not a plain lower-case name, a
 	 * clause is blank or holds a {@code ;}, an argument is {@code null}, or the number of
 	 * {@code ?} placeholders is not the number of arguments
 	 */
 	public ResourceWrite {
-		if (!TABLE.matcher(table).matches()) {
+		if (!SqlFragments.isName(table)) {
 			throw new IllegalArgumentException("A resource write names its table in [a-z0-9_]");
 		}
-		if (set.isBlank() || where.isBlank() || set.contains(";") || where.contains(";")) {
+		if (!SqlFragments.isClause(set) || !SqlFragments.isClause(where)) {
 			throw new IllegalArgumentException("A resource write's clauses are non-blank and hold no ';'");
 		}
-		if (args.stream().anyMatch(Objects::isNull)) {
-			throw new IllegalArgumentException("A resource write binds a null as an SqlParameterValue with its type");
-		}
-		args = List.copyOf(args);
-		long placeholders = (set + where).chars().filter((c) -> c == '?').count();
-		if (placeholders != args.size()) {
-			throw new IllegalArgumentException(
-					"A resource write has " + placeholders + " placeholders and " + args.size() + " arguments");
-		}
+		args = SqlFragments.arguments("A resource write", args, set, where);
 	}
 
 }

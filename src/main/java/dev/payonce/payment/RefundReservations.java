@@ -90,7 +90,7 @@ class RefundReservations {
 	 */
 	void settle(PaymentId paymentId, long amount, boolean refunded, Instant now) {
 		ResourceWrite write = settlement(paymentId, amount, refunded, now);
-		int updated = this.jdbc.sql("UPDATE payments SET " + write.set() + " WHERE " + write.where())
+		int updated = this.jdbc.sql("UPDATE " + write.table() + " SET " + write.set() + " WHERE " + write.where())
 			.params(write.args())
 			.update();
 		if (updated != 1) {
