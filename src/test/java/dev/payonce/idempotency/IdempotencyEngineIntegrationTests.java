@@ -717,7 +717,9 @@ class IdempotencyEngineIntegrationTests {
 			.params(this.scope.value(), "storm")
 			.query(Long.class)
 			.single()).isOne();
-		assertThat(operation.inserts).hasValue(threads);
+		// A thread that starts after another read the completed record from the database
+		// is answered from the replay cache and never offers an insert.
+		assertThat(operation.inserts.get()).isBetween(1, threads);
 		assertThat(operation.insertedRows()).isOne();
 	}
 
