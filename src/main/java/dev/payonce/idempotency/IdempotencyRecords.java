@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
@@ -28,6 +30,11 @@ class IdempotencyRecords {
 
 	private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {
 	};
+
+	/** At most this many statement texts are kept by {@link #statement}. */
+	private static final int CACHED_STATEMENTS = 64;
+
+	private final Map<List<String>, String> statements = new ConcurrentHashMap<>();
 
 	private final JdbcClient jdbc;
 
@@ -80,28 +87,18 @@ class IdempotencyRecords {
 	ClaimedWith claimWith(String operation, ClaimRequest request, UUID resourceId, Instant now, Instant lockedUntil,
 			List<ClaimCondition> conditions, ResourceInsert<?> insert) {
 		List<Object> args = new ArrayList<>();
-		StringBuilder guard = new StringBuilder("SELECT TRUE AS g");
-		StringBuilder passed = new StringBuilder("g");
-		for (int i = 0; i < conditions.size(); i++) {
-			guard.append(", (").append(conditions.get(i).sql()).append(") IS TRUE AS g").append(i);
-			passed.append(" AND g").append(i);
-			args.addAll(conditions.get(i).args());
+		List<String> shape = new ArrayList<>(conditions.size() + insert.columns().size() + 2);
+		shape.add("claim " + conditions.size());
+		for (ClaimCondition condition : conditions) {
+			shape.add(condition.sql());
+			args.addAll(condition.args());
 		}
+		shape.add(insert.table());
+		shape.addAll(insert.columns());
 		args.addAll(List.of(request.scope().value(), request.key().value(), operation,
 				request.fingerprint().sha256Hex(), utc(lockedUntil), resourceId, utc(now)));
 		args.addAll(insert.values());
-		String sql = """
-				WITH guard AS (%s),
-				claimed AS (INSERT INTO idempotency_records
-				    (client_id, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
-				    SELECT ?, ?, ?, ?, 'IN_PROGRESS', ?, 1, ?, ? FROM guard WHERE %s
-				    ON CONFLICT (client_id, idempotency_key) DO NOTHING
-				    RETURNING resource_id),
-				created AS (INSERT INTO %s (%s) SELECT %s FROM claimed RETURNING 1)
-				SELECT guard.*, EXISTS (SELECT 1 FROM claimed) AS claimed, EXISTS (SELECT 1 FROM created) AS created
-				FROM guard"""
-			.formatted(guard, passed, insert.table(), String.join(", ", insert.columns()),
-					String.join(", ", Collections.nCopies(insert.columns().size(), "?")));
+		String sql = statement(shape, () -> claimStatement(conditions, insert));
 		return this.jdbc.sql(sql).params(args).query((rs, row) -> {
 			int refusedBy = -1;
 			for (int i = 0; i < conditions.size() && refusedBy < 0; i++) {
@@ -115,6 +112,48 @@ class IdempotencyRecords {
 			}
 			return new ClaimedWith(refusedBy, claimed);
 		}).single();
+	}
+
+	private static String claimStatement(List<ClaimCondition> conditions, ResourceInsert<?> insert) {
+		StringBuilder guard = new StringBuilder("SELECT TRUE AS g");
+		StringBuilder passed = new StringBuilder("g");
+		for (int i = 0; i < conditions.size(); i++) {
+			guard.append(", (").append(conditions.get(i).sql()).append(") IS TRUE AS g").append(i);
+			passed.append(" AND g").append(i);
+		}
+		return """
+				WITH guard AS (%s),
+				claimed AS (INSERT INTO idempotency_records
+				    (client_id, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
+				    SELECT ?, ?, ?, ?, 'IN_PROGRESS', ?, 1, ?, ? FROM guard WHERE %s
+				    ON CONFLICT (client_id, idempotency_key) DO NOTHING
+				    RETURNING resource_id),
+				created AS (INSERT INTO %s (%s) SELECT %s FROM claimed RETURNING 1)
+				SELECT guard.*, EXISTS (SELECT 1 FROM claimed) AS claimed, EXISTS (SELECT 1 FROM created) AS created
+				FROM guard"""
+			.formatted(guard, passed, insert.table(), String.join(", ", insert.columns()),
+					String.join(", ", Collections.nCopies(insert.columns().size(), "?")));
+	}
+
+	/**
+	 * The statement text for {@code shape} (the SQL pieces it is built from), built once:
+	 * the pieces come from code, so there are a handful of shapes; past
+	 * {@value #CACHED_STATEMENTS} the text is built on each call instead of growing the
+	 * cache. Issue 13's profile: building the texts and checking their pieces on every
+	 * claim and completion were about 6 % of a new payment's Java CPU samples
+	 * (docs/design.md section 4).
+	 * @param shape the pieces, compared by value; copied when kept
+	 * @param build builds the text from the same pieces
+	 */
+	private String statement(List<String> shape, Supplier<String> build) {
+		String sql = this.statements.get(shape);
+		if (sql == null) {
+			sql = build.get();
+			if (this.statements.size() < CACHED_STATEMENTS) {
+				this.statements.putIfAbsent(List.copyOf(shape), sql);
+			}
+		}
+		return sql;
 	}
 
 	Optional<IdempotencyRecord> find(ClaimRequest request) {
@@ -348,11 +387,30 @@ class IdempotencyRecords {
 		if (writes.isEmpty()) {
 			throw new IllegalArgumentException("A completion in one statement writes the resource");
 		}
+		List<Object> args = new ArrayList<>(List.of(lease.scope().value(), lease.key().value(), lease.attempt()));
+		List<String> shape = new ArrayList<>(3 * writes.size() + 1);
+		shape.add("complete " + writes.size());
+		for (ResourceWrite write : writes) {
+			shape.add(write.table());
+			shape.add(write.set());
+			shape.add(write.where());
+			args.addAll(write.args());
+		}
+		args.addAll(List.of(response.status(), this.json.writeValueAsString(response.headers()), response.body(),
+				utc(now), utc(expiresAt), lease.scope().value(), lease.key().value(), lease.attempt()));
+		String sql = statement(shape, () -> completionStatement(writes));
+		return this.jdbc.sql(sql)
+			.params(args)
+			.query((rs, row) -> rs.getBoolean("done") ? Completion.COMPLETED
+					: rs.getBoolean("held") ? Completion.UNWRITTEN : Completion.STALE)
+			.single();
+	}
+
+	private static String completionStatement(List<ResourceWrite> writes) {
 		StringBuilder sql = new StringBuilder("""
 				WITH held AS (SELECT 1 FROM idempotency_records
 				    WHERE client_id = ? AND idempotency_key = ? AND status = 'IN_PROGRESS' AND attempt = ?
 				    FOR UPDATE)""");
-		List<Object> args = new ArrayList<>(List.of(lease.scope().value(), lease.key().value(), lease.attempt()));
 		String previous = "held";
 		for (int i = 0; i < writes.size(); i++) {
 			ResourceWrite write = writes.get(i);
@@ -368,24 +426,17 @@ class IdempotencyRecords {
 				.append(") AND EXISTS (SELECT 1 FROM ")
 				.append(previous)
 				.append(") RETURNING 1)");
-			args.addAll(write.args());
 			previous = name;
 		}
-		sql.append("""
+		return sql.append("""
 				,
 				done AS (UPDATE idempotency_records
 				    SET status = 'COMPLETED', locked_until = NULL, response_status = ?,
 				        response_headers = CAST(? AS jsonb), response_body = ?, completed_at = ?, expires_at = ?
 				    WHERE client_id = ? AND idempotency_key = ? AND status = 'IN_PROGRESS' AND attempt = ?
 				      AND EXISTS (SELECT 1 FROM %s) RETURNING 1)
-				SELECT EXISTS (SELECT 1 FROM held) AS held, EXISTS (SELECT 1 FROM done) AS done""".formatted(previous));
-		args.addAll(List.of(response.status(), this.json.writeValueAsString(response.headers()), response.body(),
-				utc(now), utc(expiresAt), lease.scope().value(), lease.key().value(), lease.attempt()));
-		return this.jdbc.sql(sql.toString())
-			.params(args)
-			.query((rs, row) -> rs.getBoolean("done") ? Completion.COMPLETED
-					: rs.getBoolean("held") ? Completion.UNWRITTEN : Completion.STALE)
-			.single();
+				SELECT EXISTS (SELECT 1 FROM held) AS held, EXISTS (SELECT 1 FROM done) AS done""".formatted(previous))
+			.toString();
 	}
 
 	/** Fenced release: ends the lease now so the next request may take over at once. */
