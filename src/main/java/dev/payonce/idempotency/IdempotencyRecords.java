@@ -31,7 +31,10 @@ class IdempotencyRecords {
 	private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {
 	};
 
-	/** At most this many statement texts are kept by {@link #statement}. */
+	/**
+	 * {@link #statement} stops keeping new texts once it holds this many (concurrent
+	 * first calls may each add one past it).
+	 */
 	private static final int CACHED_STATEMENTS = 64;
 
 	private final Map<List<String>, String> statements = new ConcurrentHashMap<>();
