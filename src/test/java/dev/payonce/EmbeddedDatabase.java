@@ -90,6 +90,9 @@ public final class EmbeddedDatabase {
 			EmbeddedPostgres postgres = EmbeddedPostgres.builder()
 				.setDataDirectory(dataDirectory.toAbsolutePath())
 				.setCleanDataDirectory(false)
+				// Its server log is copied into Payonce's at INFO: no failing statement's
+				// text (a developer's psql literals included) goes with its ERROR line.
+				.setServerConfig("log_min_error_statement", "panic")
 				.start();
 			createDatabaseIfMissing(postgres, name);
 			return postgres;

@@ -121,6 +121,8 @@ public class ApiDocumentation {
 				}
 				add(responses, "500", "A bug; nothing is revealed and the answer is logged", Problems.forStatus(500));
 				add(responses, "501", "A Transfer-Encoding other than chunked", Problems.forStatus(501));
+				add(responses, "505", "The request line names an HTTP version other than 1.1 or 1.0",
+						Problems.forStatus(505));
 				add(responses, "503", "The service could not reach its database; retry after Retry-After",
 						Problems.forStatus(503))
 					.addHeaderObject("Retry-After", retryAfter());

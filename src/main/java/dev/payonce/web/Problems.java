@@ -65,7 +65,9 @@ public final class Problems {
 							"The request uses a method or transfer coding this service does not implement; "
 									+ "send the body with Content-Length or Transfer-Encoding: chunked.")),
 			Map.entry(503, new Text("service-unavailable", "Service unavailable",
-					"The service could not reach its database. Retrying with the same Idempotency-Key is safe.")));
+					"The service could not reach its database. Retrying with the same Idempotency-Key is safe.")),
+			Map.entry(505, new Text("http-version-not-supported", "HTTP version not supported",
+					"This service speaks HTTP/1.1 and HTTP/1.0.")));
 
 	private Problems() {
 	}

@@ -230,6 +230,21 @@ class HttpBoundaryIntegrationTests {
 		assertThat(rows("SELECT count(*) FROM idempotency_records WHERE idempotency_key = ?")).isZero();
 	}
 
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "HTTP/2.0", "HTTP/0.9", "HTTP/3.0" })
+	void answersAnUnsupportedHttpVersionWithDocumentedProblem(String version) throws Exception {
+		String response = RawHttp.exchange(this.port,
+				RawHttp.bytes("POST /payments " + version
+						+ "\r\nHost: localhost\r\nConnection: close\r\nAuthorization: Bearer " + TestCredentials.DEV_KEY
+						+ "\r\nIdempotency-Key: " + this.key + "\r\nContent-Type: application/json\r\nContent-Length: "
+						+ BODY.length() + "\r\n\r\n" + BODY),
+				10_000);
+
+		assertThat(response).startsWith("HTTP/1.1 505")
+			.contains("application/problem+json", "https://payonce.dev/problems/http-version-not-supported");
+		assertThat(rows("SELECT count(*) FROM idempotency_records WHERE idempotency_key = ?")).isZero();
+	}
+
 	@Test
 	void answersConnectWithDocumentedProblem() throws Exception {
 		String response = RawHttp.exchange(this.port,
