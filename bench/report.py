@@ -266,10 +266,10 @@ lines += ["", f"Cleanup: {fmt(deleted_per_s, 0)} expired records deleted per sec
 storm = results.get("storm", {})
 lines += ["## Storm and mix", "",
           f"Storm: {storm.get('requests', 0):,} requests on {storm_keys} keys (each key for one second at 256 "
-          f"connections): {storm.get('non2xx', 0):,} answered 409 in progress, the rest 201; ledger charges per key "
+          f"connections): {storm.get('non2xx', 0):,} non-2xx (409 in progress, or 503 where no pooled connection came within 2 s), the rest 201; ledger charges per key "
           f"{storm_min}-{storm_max}.", "",
           f"Refund storm: {results.get('refund-storm', {}).get('requests', 0):,} requests on {rstorm_keys} keys: "
-          f"{results.get('refund-storm', {}).get('non2xx', 0):,} non-2xx (409 in progress); provider refunds per key "
+          f"{results.get('refund-storm', {}).get('non2xx', 0):,} non-2xx (409 in progress, or 503 where no pooled connection came within 2 s); provider refunds per key "
           f"{rstorm_min}-{rstorm_max}.", "",
           f"Mix (90 % new, 10 % retries): {fmt(results.get('mix', {}).get('rps'))} requests/s, p99 "
           f"{fmt(results.get('mix', {}).get('p99'), 2)} ms, {results.get('mix', {}).get('non2xx', 0)} non-2xx.", ""]
