@@ -37,8 +37,7 @@ public record ResourceInsert<R>(R resource, String table, List<String> columns, 
 					"A resource insert has " + columns.size() + " columns and " + values.size() + " values");
 		}
 		columns = List.copyOf(columns);
-		// One placeholder per value: the engine writes them.
-		values = SqlFragments.arguments("A resource insert", values, "?".repeat(values.size()));
+		values = SqlFragments.values("A resource insert", values);
 	}
 
 }

@@ -45,11 +45,7 @@ final class SqlFragments {
 	 * @throws IllegalArgumentException otherwise
 	 */
 	static List<Object> arguments(String what, List<Object> args, String... clauses) {
-		for (Object arg : args) {
-			if (arg == null) {
-				throw new IllegalArgumentException(what + " binds a null as an SqlParameterValue with its type");
-			}
-		}
+		List<Object> copy = values(what, args);
 		int placeholders = 0;
 		for (String clause : clauses) {
 			for (int i = clause.indexOf('?'); i >= 0; i = clause.indexOf('?', i + 1)) {
@@ -60,7 +56,22 @@ final class SqlFragments {
 			throw new IllegalArgumentException(
 					what + " has " + placeholders + " placeholders and " + args.size() + " arguments");
 		}
-		return List.copyOf(args);
+		return copy;
+	}
+
+	/**
+	 * The values, copied, after checking that none is {@code null} (a null is bound as an
+	 * {@code SqlParameterValue} that names its type).
+	 * @param what the piece, for the message (for example "A resource insert")
+	 * @throws IllegalArgumentException otherwise
+	 */
+	static List<Object> values(String what, List<Object> values) {
+		for (Object value : values) {
+			if (value == null) {
+				throw new IllegalArgumentException(what + " binds a null as an SqlParameterValue with its type");
+			}
+		}
+		return List.copyOf(values);
 	}
 
 }
