@@ -296,7 +296,7 @@ class KeyCacheInvalidationIntegrationTests {
 			return this.http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException("HTTP request to instance B failed", ex);
+			throw new IllegalStateException("HTTP request to instance B failed: " + ex, ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -65,14 +65,16 @@ public final class PaymentsApi {
 
 	/** A request shaped by the caller, with exactly the headers it set. */
 	public Reply sendWithoutKey(HttpRequest.Builder builder) {
+		HttpRequest request = builder.timeout(Duration.ofSeconds(30)).build();
 		try {
-			HttpRequest request = builder.timeout(Duration.ofSeconds(30)).build();
 			HttpResponse<String> response = this.http.send(request, HttpResponse.BodyHandlers.ofString());
 			OpenApiExchanges.check(request, response);
 			return new Reply(response);
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException("HTTP request failed", ex);
+			// The cause in the message: a build's summary prints only the message.
+			throw new IllegalStateException(
+					"HTTP request failed: " + request.method() + " " + request.uri() + ": " + ex, ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
