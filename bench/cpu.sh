@@ -24,6 +24,11 @@ source scripts/find-jdk.sh > /dev/null
 source scripts/ensure-postgres.sh
 source bench/lib.sh
 
+if ! command -v wrk > /dev/null; then
+  echo "Installing wrk from Debian's packages"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk > /dev/null
+fi
+
 psql -h "$PGHOST_ADDR" -p "$PGPORT_NUM" -U postgres -d postgres -v ON_ERROR_STOP=1 -q \
   -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
 LOG=$(mktemp)
