@@ -149,7 +149,7 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 			case MismatchedInputException mismatched -> "has the wrong JSON type";
 			default -> "is invalid";
 		};
-		return Map.of("field", field, "message", message);
+		return Map.of("field", Problems.echoed(field), "message", message);
 	}
 
 	@Override

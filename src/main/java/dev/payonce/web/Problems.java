@@ -32,6 +32,13 @@ public final class Problems {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
+	/**
+	 * The longest client-chosen name (an unknown member, a JSON path) a problem's
+	 * {@code errors} echo back, in UTF-16 characters (README, problem
+	 * {@code invalid-request}).
+	 */
+	public static final int MAX_ECHOED_NAME = 64;
+
 	/** Seconds a client should wait after a database outage before retrying. */
 	static final String DATABASE_RETRY_AFTER_SECONDS = "1";
 
@@ -68,6 +75,26 @@ public final class Problems {
 					"The service could not reach its database. Retrying with the same Idempotency-Key is safe.")),
 			Map.entry(505, new Text("http-version-not-supported", "HTTP version not supported",
 					"This service speaks HTTP/1.1 and HTTP/1.0.")));
+
+	/**
+	 * A client's member name or JSON path as a problem echoes it: whole when it has at
+	 * most {@link #MAX_ECHOED_NAME} characters, otherwise its first
+	 * {@code MAX_ECHOED_NAME} followed by {@code ...}. The cut never falls inside a
+	 * surrogate pair (it then keeps one character fewer), so an emoji is never split into
+	 * half a character that strict JSON parsers refuse.
+	 * @param name the name as the client sent it
+	 * @return the name to echo
+	 */
+	public static String echoed(String name) {
+		if (name.length() <= MAX_ECHOED_NAME) {
+			return name;
+		}
+		int end = MAX_ECHOED_NAME;
+		if (Character.isHighSurrogate(name.charAt(end - 1)) && Character.isLowSurrogate(name.charAt(end))) {
+			end--;
+		}
+		return name.substring(0, end) + "...";
+	}
 
 	private Problems() {
 	}

@@ -2,6 +2,7 @@ package dev.payonce.web;
 
 import java.net.http.HttpRequest.BodyPublishers;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -21,6 +22,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.payonce.TestCredentials;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
@@ -194,6 +196,56 @@ class ProblemFormatIntegrationTests {
 		// more.
 		assertThat(errors.get(19).get("message").asString()).isEqualTo("1784 more errors not listed");
 		assertThat(reply.body().getBytes(StandardCharsets.UTF_8).length).isLessThan(4096);
+	}
+
+	@Test
+	void capsTheErrorsOfARefundBodyFullOfUnknownMembersAsAPaymentsAreCapped() {
+		String letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+		String body = IntStream.range(0, 1_700)
+			.mapToObj((i) -> "\"" + letters.charAt(i / 52) + letters.charAt(i % 52) + "\":1")
+			.collect(Collectors.joining(",", "{", "}"));
+
+		// The body is read before the payment is looked up: no payment is needed.
+		Reply reply = this.api.refund(UUID.randomUUID().toString(), "unknown-" + UUID.randomUUID(), body);
+
+		assertThat(reply.status()).isEqualTo(400);
+		assertThat(reply.problemType()).isEqualTo("https://payonce.dev/problems/invalid-request");
+		JsonNode errors = reply.json().get("errors");
+		assertThat(errors.size()).isEqualTo(20);
+		assertThat(errors.get(19).get("message").asString()).isEqualTo("1681 more errors not listed");
+		assertThat(reply.body().getBytes(StandardCharsets.UTF_8).length).isLessThan(4096);
+	}
+
+	@Test
+	void echoesAnUnknownMemberNameOfAnyBodyAtMost64CharactersLong() {
+		String longName = "y".repeat(16_000);
+		PaymentsApi admin = new PaymentsApi(this.port, TestCredentials.ADMIN_TOKEN);
+
+		Reply payment = this.api.pay("long-" + UUID.randomUUID(),
+				"{\"orderId\":\"o\",\"amount\":1,\"currency\":\"USD\",\"" + longName + "\":1}");
+		Reply refund = this.api.refund(UUID.randomUUID().toString(), "long-" + UUID.randomUUID(),
+				"{\"" + longName + "\":1}");
+		Reply client = admin.send(admin.request("/admin/clients")
+			.header("Content-Type", "application/json")
+			.POST(BodyPublishers.ofString("{\"name\":\"n\",\"" + longName + "\":1}")));
+
+		for (Reply reply : List.of(payment, refund, client)) {
+			assertThat(reply.status()).isEqualTo(400);
+			assertThat(reply.json().get("errors").get(0).get("field").asString()).isEqualTo("y".repeat(64) + "...");
+			assertThat(reply.body().length()).isLessThan(1024);
+		}
+	}
+
+	@Test
+	void neverEchoesHalfAnEmojiOfALongMemberName() {
+		String name = "x".repeat(63) + "\ud83d\ude00" + "tail";
+
+		Reply reply = this.api.pay("emoji-" + UUID.randomUUID(),
+				"{\"orderId\":\"o\",\"amount\":1,\"currency\":\"USD\",\"" + name + "\":1}");
+
+		assertThat(reply.status()).isEqualTo(400);
+		assertThat(reply.json().get("errors").get(0).get("field").asString()).isEqualTo("x".repeat(63) + "...");
+		assertThat(reply.body()).doesNotContain("\\ud83d").doesNotContain("\\uD83D");
 	}
 
 	@Test

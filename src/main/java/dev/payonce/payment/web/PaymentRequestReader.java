@@ -26,6 +26,7 @@ import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.payment.Money;
 import dev.payonce.payment.PaymentCommand;
+import dev.payonce.web.Problems;
 
 /**
  * Reads the body of {@code POST /payments} strictly (docs/design.md section 2): a JSON
@@ -43,9 +44,6 @@ class PaymentRequestReader {
 	 * become an 89 KB answer.
 	 */
 	static final int MAX_ERRORS = 20;
-
-	/** The longest unknown member name echoed back, in characters. */
-	static final int MAX_ECHOED_NAME = 64;
 
 	private static final Set<String> FIELDS = Set.of("orderId", "amount", "currency", "paymentMethod");
 
@@ -86,7 +84,7 @@ class PaymentRequestReader {
 		List<FieldError> errors = new ArrayList<>();
 		for (Map.Entry<String, JsonNode> member : root.properties()) {
 			if (!FIELDS.contains(member.getKey())) {
-				errors.add(new FieldError(shortened(member.getKey()), "is not a known field"));
+				errors.add(new FieldError(Problems.echoed(member.getKey()), "is not a known field"));
 			}
 		}
 		PaymentRequest request = new PaymentRequest(text(root, "orderId", errors), amount(root, errors),
@@ -204,11 +202,6 @@ class PaymentRequestReader {
 		List<FieldError> capped = new ArrayList<>(errors.subList(0, MAX_ERRORS - 1));
 		capped.add(new FieldError("", (errors.size() - MAX_ERRORS + 1) + " more errors not listed"));
 		return List.copyOf(capped);
-	}
-
-	/** A client's member name as echoed in an error: at most {@link #MAX_ECHOED_NAME}. */
-	private static String shortened(String name) {
-		return (name.length() <= MAX_ECHOED_NAME) ? name : name.substring(0, MAX_ECHOED_NAME) + "...";
 	}
 
 }

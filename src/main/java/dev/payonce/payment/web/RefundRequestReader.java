@@ -16,6 +16,7 @@ import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.payment.RefundCommand;
 import dev.payonce.payment.RefundReason;
+import dev.payonce.web.Problems;
 
 /**
  * Reads the body of {@code POST /payments/{id}/refunds} as strictly as a payment's
@@ -52,14 +53,14 @@ class RefundRequestReader {
 		List<FieldError> errors = new ArrayList<>();
 		for (Map.Entry<String, JsonNode> member : root.properties()) {
 			if (!FIELDS.contains(member.getKey())) {
-				errors.add(new FieldError(member.getKey(), "is not a known field"));
+				errors.add(new FieldError(Problems.echoed(member.getKey()), "is not a known field"));
 			}
 		}
 		@Nullable Long amount = PaymentRequestReader.amount(root, errors);
 		@Nullable RefundReason reason = reason(root, errors);
 		if (!errors.isEmpty()) {
 			errors.sort(Comparator.comparing(FieldError::field).thenComparing(FieldError::message));
-			throw PaymentProblems.invalidRequest(List.copyOf(errors));
+			throw PaymentProblems.invalidRequest(PaymentRequestReader.capped(errors));
 		}
 		return new RefundCommand(clientId, key, paymentId, amount, reason);
 	}
