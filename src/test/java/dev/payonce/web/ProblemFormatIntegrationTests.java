@@ -179,40 +179,39 @@ class ProblemFormatIntegrationTests {
 
 	@Test
 	void capsTheErrorsOfABodyFullOfUnknownMembers() {
-		// Two-letter names, as the probe sent: 1,800 members fit in 16 KiB.
-		String letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-		String body = IntStream.range(0, 1_800)
-			.mapToObj((i) -> "\"" + letters.charAt(i / 52) + letters.charAt(i % 52) + "\":0")
-			.collect(Collectors.joining(",", "{", "}"));
+		String body = unknownMembers(1_800);
 
 		Reply reply = this.api.pay("unknown-" + UUID.randomUUID(), body);
 
 		assertThat(body.length()).isLessThan(16 * 1024);
-		assertThat(reply.status()).isEqualTo(400);
-		assertThat(reply.problemType()).isEqualTo("https://payonce.dev/problems/invalid-request");
-		JsonNode errors = reply.json().get("errors");
-		assertThat(errors.size()).isEqualTo(20);
 		// 1,800 unknown members and the three missing required fields: 19 listed, 1,784
 		// more.
-		assertThat(errors.get(19).get("message").asString()).isEqualTo("1784 more errors not listed");
-		assertThat(reply.body().getBytes(StandardCharsets.UTF_8).length).isLessThan(4096);
+		assertCapped(reply, "1784 more errors not listed");
 	}
 
 	@Test
 	void capsTheErrorsOfARefundBodyFullOfUnknownMembersAsAPaymentsAreCapped() {
-		String letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-		String body = IntStream.range(0, 1_700)
-			.mapToObj((i) -> "\"" + letters.charAt(i / 52) + letters.charAt(i % 52) + "\":1")
-			.collect(Collectors.joining(",", "{", "}"));
-
 		// The body is read before the payment is looked up: no payment is needed.
-		Reply reply = this.api.refund(UUID.randomUUID().toString(), "unknown-" + UUID.randomUUID(), body);
+		Reply reply = this.api.refund(UUID.randomUUID().toString(), "unknown-" + UUID.randomUUID(),
+				unknownMembers(1_700));
 
+		assertCapped(reply, "1681 more errors not listed");
+	}
+
+	/** A JSON object of {@code count} unknown two-letter members, as the probe sent. */
+	private static String unknownMembers(int count) {
+		String letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+		return IntStream.range(0, count)
+			.mapToObj((i) -> "\"" + letters.charAt(i / 52) + letters.charAt(i % 52) + "\":0")
+			.collect(Collectors.joining(",", "{", "}"));
+	}
+
+	private static void assertCapped(Reply reply, String lastMessage) {
 		assertThat(reply.status()).isEqualTo(400);
 		assertThat(reply.problemType()).isEqualTo("https://payonce.dev/problems/invalid-request");
 		JsonNode errors = reply.json().get("errors");
 		assertThat(errors.size()).isEqualTo(20);
-		assertThat(errors.get(19).get("message").asString()).isEqualTo("1681 more errors not listed");
+		assertThat(errors.get(19).get("message").asString()).isEqualTo(lastMessage);
 		assertThat(reply.body().getBytes(StandardCharsets.UTF_8).length).isLessThan(4096);
 	}
 
