@@ -1,6 +1,7 @@
 package dev.payonce.payment.web;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.springframework.http.HttpStatus;
@@ -17,13 +18,30 @@ import dev.payonce.web.ApiProblem;
  */
 final class PaymentProblems {
 
+	/**
+	 * The most field errors one answer lists: a body of 1,800 unknown members must not
+	 * become an 89 KB answer.
+	 */
+	static final int MAX_ERRORS = 20;
+
 	private PaymentProblems() {
 	}
 
+	/**
+	 * {@code 400 invalid-request} listing at most {@link #MAX_ERRORS} errors: the first
+	 * ones in order, the last entry then saying how many more there were.
+	 * @param errors every error found, in the order to list them
+	 * @return the problem
+	 */
 	static ApiProblem invalidRequest(List<FieldError> errors) {
+		List<FieldError> listed = errors;
+		if (errors.size() > MAX_ERRORS) {
+			listed = new ArrayList<>(errors.subList(0, MAX_ERRORS - 1));
+			listed.add(new FieldError("", (errors.size() - MAX_ERRORS + 1) + " more errors not listed"));
+		}
 		return new ApiProblem(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
 				"The request body breaks the payments contract; see errors.")
-			.with("errors", errors);
+			.with("errors", List.copyOf(listed));
 	}
 
 	static ApiProblem payloadTooLarge(int limit) {

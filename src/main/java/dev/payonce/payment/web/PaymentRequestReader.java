@@ -39,12 +39,6 @@ import dev.payonce.web.Problems;
 @Component
 class PaymentRequestReader {
 
-	/**
-	 * The most field errors one answer lists: a body of 1,800 unknown members must not
-	 * become an 89 KB answer.
-	 */
-	static final int MAX_ERRORS = 20;
-
 	private static final Set<String> FIELDS = Set.of("orderId", "amount", "currency", "paymentMethod");
 
 	/**
@@ -99,7 +93,7 @@ class PaymentRequestReader {
 		Currency currency = currency(request.currency(), errors);
 		if (!errors.isEmpty() || request.orderId() == null || request.amount() == null || currency == null) {
 			errors.sort(Comparator.comparing(FieldError::field).thenComparing(FieldError::message));
-			throw PaymentProblems.invalidRequest(capped(errors));
+			throw PaymentProblems.invalidRequest(errors);
 		}
 		String paymentMethod = (request.paymentMethod() != null) ? request.paymentMethod()
 				: PaymentCommand.DEFAULT_PAYMENT_METHOD;
@@ -189,19 +183,6 @@ class PaymentRequestReader {
 			return null;
 		}
 		return currency;
-	}
-
-	/**
-	 * At most {@link #MAX_ERRORS} errors: the first ones in order, the last entry saying
-	 * how many more there were.
-	 */
-	static List<FieldError> capped(List<FieldError> errors) {
-		if (errors.size() <= MAX_ERRORS) {
-			return List.copyOf(errors);
-		}
-		List<FieldError> capped = new ArrayList<>(errors.subList(0, MAX_ERRORS - 1));
-		capped.add(new FieldError("", (errors.size() - MAX_ERRORS + 1) + " more errors not listed"));
-		return List.copyOf(capped);
 	}
 
 }

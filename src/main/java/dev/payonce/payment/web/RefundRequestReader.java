@@ -60,7 +60,7 @@ class RefundRequestReader {
 		@Nullable RefundReason reason = reason(root, errors);
 		if (!errors.isEmpty()) {
 			errors.sort(Comparator.comparing(FieldError::field).thenComparing(FieldError::message));
-			throw PaymentProblems.invalidRequest(PaymentRequestReader.capped(errors));
+			throw PaymentProblems.invalidRequest(errors);
 		}
 		return new RefundCommand(clientId, key, paymentId, amount, reason);
 	}
