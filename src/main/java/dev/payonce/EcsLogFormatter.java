@@ -36,7 +36,7 @@ import org.springframework.core.env.Environment;
  */
 public class EcsLogFormatter implements StructuredLogFormatter<ILoggingEvent> {
 
-	static final String SPRING_BOOT_FORMATTER = "org.springframework.boot.logging.logback.ElasticCommonSchemaStructuredLogFormatter";
+	private static final String SPRING_BOOT_FORMATTER = "org.springframework.boot.logging.logback.ElasticCommonSchemaStructuredLogFormatter";
 
 	private final StructuredLogFormatter<ILoggingEvent> ecs;
 

@@ -64,8 +64,7 @@ public record ApiKey(String secret) {
 			return false;
 		}
 		for (int i = PREFIX_LENGTH; i < token.length(); i++) {
-			char c = token.charAt(i);
-			if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) {
+			if (!ClientId.isBase64Url(token.charAt(i))) {
 				return false;
 			}
 		}

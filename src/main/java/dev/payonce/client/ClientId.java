@@ -51,12 +51,21 @@ public record ClientId(String value) {
 			return false;
 		}
 		for (int i = 0; i < value.length(); i++) {
-			char c = value.charAt(i);
-			if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) {
+			if (!isBase64Url(value.charAt(i))) {
 				return false;
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * Whether {@code c} is in the base64url alphabet (RFC 4648 section 5,
+	 * {@code [A-Za-z0-9_-]}), which client ids and API keys are drawn from.
+	 * @param c the character
+	 * @return {@code true} if it is a base64url character
+	 */
+	static boolean isBase64Url(char c) {
+		return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
 	}
 
 }
