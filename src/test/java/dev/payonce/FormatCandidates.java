@@ -3,6 +3,10 @@ package dev.payonce;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Strings to hold a hand-written format check against the regular expression it replaces
@@ -65,6 +69,18 @@ public final class FormatCandidates {
 			strings.add(new String(chars));
 		}
 		return strings;
+	}
+
+	/**
+	 * Asserts that {@code check} accepts exactly what {@code pattern} matches among
+	 * {@code candidates}, and that more than 100 of them are accepted (so the candidates
+	 * reach the accepting side too).
+	 */
+	public static void assertSameAs(Pattern pattern, Predicate<String> check, List<String> candidates) {
+		for (String candidate : candidates) {
+			assertThat(check.test(candidate)).as(candidate).isEqualTo(pattern.matcher(candidate).matches());
+		}
+		assertThat(candidates.stream().filter(check).count()).as("accepted candidates").isGreaterThan(100);
 	}
 
 }
