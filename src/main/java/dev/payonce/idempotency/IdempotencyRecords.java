@@ -1,10 +1,11 @@
 package dev.payonce.idempotency;
 
+import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -71,10 +72,16 @@ class IdempotencyRecords {
 
 	/**
 	 * What {@link #claimWith} did: the index of the first condition that was not true
-	 * ({@code -1} if every one was), and whether the record and the resource were
-	 * inserted.
+	 * ({@code -1} if every one was); whether the record and the resource were inserted;
+	 * whether the statement was undone because the insert's {@link ClaimUpdate} did not
+	 * update exactly one row (then nothing of it was written); and what that update
+	 * returned (empty unless claimed).
 	 */
-	record ClaimedWith(int refusedBy, boolean claimed) {
+	record ClaimedWith(int refusedBy, boolean claimed, boolean undone, Map<String, @Nullable Object> returned) {
+
+		static ClaimedWith wasUndone() {
+			return new ClaimedWith(-1, false, true, Map.of());
+		}
 
 	}
 
@@ -82,39 +89,77 @@ class IdempotencyRecords {
 	 * The claim in one statement (docs/design.md section 4, "The claim in one
 	 * statement"): evaluates every condition once, then inserts the IN_PROGRESS record
 	 * only if all were true and the key has no record ({@code ON CONFLICT DO NOTHING}),
-	 * and the resource only if the record was inserted. Runs in the caller's transaction,
-	 * or on its own if there is none.
+	 * then makes the insert's {@link ClaimUpdate} if it has one, only if the record was
+	 * inserted, and inserts the resource only if the record was inserted (and the update
+	 * updated its row). If the record was inserted but the update did not update exactly
+	 * one row, the statement calls {@code idempotency_undo}, which aborts it: nothing of
+	 * it stays. Runs in the caller's transaction, or on its own if there is none.
 	 * @throws IllegalStateException if the record was inserted without the resource (a
 	 * broken invariant; impossible, as the resource's {@code INSERT} reads the record's)
 	 */
 	ClaimedWith claimWith(String operation, ClaimRequest request, UUID resourceId, Instant now, Instant lockedUntil,
 			List<ClaimCondition> conditions, ResourceInsert<?> insert) {
+		ClaimUpdate update = insert.update();
 		List<Object> args = new ArrayList<>();
-		List<String> shape = new ArrayList<>(conditions.size() + insert.columns().size() + 2);
+		List<String> shape = new ArrayList<>(conditions.size() + 2 * insert.columns().size() + 8);
 		shape.add("claim " + conditions.size());
 		for (ClaimCondition condition : conditions) {
 			shape.add(condition.sql());
 			args.addAll(condition.args());
 		}
-		shape.add(insert.table());
-		shape.addAll(insert.columns());
 		args.addAll(List.of(request.scope().value(), request.key().value(), operation,
 				request.fingerprint().sha256Hex(), utc(lockedUntil), resourceId, utc(now)));
-		args.addAll(insert.values());
+		if (update != null) {
+			shape.add("update " + update.returning().size());
+			shape.add(update.table());
+			shape.add(update.set());
+			shape.add(String.valueOf(update.from()));
+			shape.add(update.where());
+			shape.addAll(update.returning());
+			args.addAll(update.args());
+		}
+		shape.add(insert.table());
+		shape.addAll(insert.columns());
+		for (Object value : insert.values()) {
+			if (value instanceof ResourceInsert.Returned returned) {
+				shape.add("returned " + returned.column());
+			}
+			else {
+				shape.add("?");
+				args.add(value);
+			}
+		}
 		String sql = statement(shape, () -> claimStatement(conditions, insert));
-		return this.jdbc.sql(sql).params(args).query((rs, row) -> {
-			int refusedBy = -1;
-			for (int i = 0; i < conditions.size() && refusedBy < 0; i++) {
-				if (!rs.getBoolean("g" + i)) {
-					refusedBy = i;
+		try {
+			return this.jdbc.sql(sql).params(args).query((rs, row) -> {
+				int refusedBy = -1;
+				for (int i = 0; i < conditions.size() && refusedBy < 0; i++) {
+					if (!rs.getBoolean("g" + i)) {
+						refusedBy = i;
+					}
 				}
+				boolean claimed = rs.getBoolean("claimed");
+				if (claimed != rs.getBoolean("created")) {
+					throw new IllegalStateException("The claim inserted the record without its resource");
+				}
+				Map<String, @Nullable Object> returned = new HashMap<>();
+				if (claimed && update != null) {
+					// After guard (g, g0..), claimed and created come the returned
+					// columns.
+					int first = conditions.size() + 4;
+					for (int i = 0; i < update.returning().size(); i++) {
+						returned.put(update.returning().get(i), rs.getObject(first + i));
+					}
+				}
+				return new ClaimedWith(refusedBy, claimed, false, returned);
+			}).single();
+		}
+		catch (RuntimeException ex) {
+			if (isUndone(ex)) {
+				return ClaimedWith.wasUndone();
 			}
-			boolean claimed = rs.getBoolean("claimed");
-			if (claimed != rs.getBoolean("created")) {
-				throw new IllegalStateException("The claim inserted the record without its resource");
-			}
-			return new ClaimedWith(refusedBy, claimed);
-		}).single();
+			throw ex;
+		}
 	}
 
 	private static String claimStatement(List<ClaimCondition> conditions, ResourceInsert<?> insert) {
@@ -124,18 +169,60 @@ class IdempotencyRecords {
 			guard.append(", (").append(conditions.get(i).sql()).append(") IS TRUE AS g").append(i);
 			passed.append(" AND g").append(i);
 		}
-		return """
+		List<String> values = new ArrayList<>(insert.values().size());
+		for (Object value : insert.values()) {
+			values.add((value instanceof ResourceInsert.Returned returned) ? "updated." + returned.column() : "?");
+		}
+		ClaimUpdate update = insert.update();
+		String claimed = """
 				WITH guard AS (%s),
 				claimed AS (INSERT INTO idempotency_records
 				    (client_id, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
 				    SELECT ?, ?, ?, ?, 'IN_PROGRESS', ?, 1, ?, ? FROM guard WHERE %s
 				    ON CONFLICT (client_id, idempotency_key) DO NOTHING
 				    RETURNING resource_id),
-				created AS (INSERT INTO %s (%s) SELECT %s FROM claimed RETURNING 1)
-				SELECT guard.*, EXISTS (SELECT 1 FROM claimed) AS claimed, EXISTS (SELECT 1 FROM created) AS created
-				FROM guard"""
-			.formatted(guard, passed, insert.table(), String.join(", ", insert.columns()),
-					String.join(", ", Collections.nCopies(insert.columns().size(), "?")));
+				"""
+			.formatted(guard, passed);
+		if (update == null) {
+			return claimed + """
+					created AS (INSERT INTO %s (%s) SELECT %s FROM claimed RETURNING 1)
+					SELECT guard.*, EXISTS (SELECT 1 FROM claimed) AS claimed, EXISTS (SELECT 1 FROM created) AS created
+					FROM guard""".formatted(insert.table(), String.join(", ", insert.columns()),
+					String.join(", ", values));
+		}
+		String returning = String.join(", ", update.returning());
+		return claimed
+				+ """
+						updated AS (UPDATE %s SET %s%s WHERE (%s) AND EXISTS (SELECT 1 FROM claimed) RETURNING %s),
+						created AS (INSERT INTO %s (%s) SELECT %s FROM claimed, updated RETURNING 1)
+						SELECT guard.*, EXISTS (SELECT 1 FROM claimed) AS claimed, EXISTS (SELECT 1 FROM created) AS created, %s,
+						       CASE WHEN EXISTS (SELECT 1 FROM claimed) AND (SELECT count(*) FROM updated) <> 1
+						            THEN idempotency_undo('the claim update did not update exactly one row') END AS undone
+						FROM guard LEFT JOIN (SELECT %s FROM updated LIMIT 1) AS u ON TRUE"""
+					.formatted(update.table(), update.set(), (update.from() != null) ? " FROM " + update.from() : "",
+							update.where(), returning, insert.table(), String.join(", ", insert.columns()),
+							String.join(", ", values), prefixed("u.", update.returning()), returning);
+	}
+
+	private static String prefixed(String prefix, List<String> names) {
+		StringBuilder joined = new StringBuilder();
+		for (String name : names) {
+			joined.append((joined.length() > 0) ? ", " : "").append(prefix).append(name);
+		}
+		return joined.toString();
+	}
+
+	/**
+	 * Whether {@code ex} is {@code idempotency_undo}'s SQLSTATE {@code PYU01}: the
+	 * statement was undone on purpose, nothing of it written.
+	 */
+	static boolean isUndone(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause instanceof SQLException sql && "PYU01".equals(sql.getSQLState())) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**
@@ -381,8 +468,12 @@ class IdempotencyRecords {
 	 * ({@code FOR UPDATE}, as {@link #lockIfHeld}), runs each write only if the one
 	 * before wrote a row (the first only if the lock was taken), and completes the record
 	 * only if the last one did. The lock comes first, so a takeover waits for this
-	 * statement's transaction and then finds the record no longer IN_PROGRESS. Runs in
-	 * the caller's transaction, or on its own if there is none.
+	 * statement's transaction and then finds the record no longer IN_PROGRESS. With
+	 * several writes, one that matches no row after an earlier one wrote makes the
+	 * statement call {@code idempotency_undo}, which aborts it (answered
+	 * {@link Completion#UNWRITTEN}): nothing of it stays, so it needs no transaction of
+	 * its own. Runs in the caller's transaction (which is then aborted), or on its own if
+	 * there is none.
 	 * @param writes at least one
 	 */
 	Completion completeWith(Lease lease, StoredResponse response, Instant now, Instant expiresAt,
@@ -402,11 +493,19 @@ class IdempotencyRecords {
 		args.addAll(List.of(response.status(), this.json.writeValueAsString(response.headers()), response.body(),
 				utc(now), utc(expiresAt), lease.scope().value(), lease.key().value(), lease.attempt()));
 		String sql = statement(shape, () -> completionStatement(writes));
-		return this.jdbc.sql(sql)
-			.params(args)
-			.query((rs, row) -> rs.getBoolean("done") ? Completion.COMPLETED
-					: rs.getBoolean("held") ? Completion.UNWRITTEN : Completion.STALE)
-			.single();
+		try {
+			return this.jdbc.sql(sql)
+				.params(args)
+				.query((rs, row) -> rs.getBoolean("done") ? Completion.COMPLETED
+						: rs.getBoolean("held") ? Completion.UNWRITTEN : Completion.STALE)
+				.single();
+		}
+		catch (RuntimeException ex) {
+			if (isUndone(ex)) {
+				return Completion.UNWRITTEN;
+			}
+			throw ex;
+		}
 	}
 
 	private static String completionStatement(List<ResourceWrite> writes) {
@@ -439,6 +538,13 @@ class IdempotencyRecords {
 				    WHERE client_id = ? AND idempotency_key = ? AND status = 'IN_PROGRESS' AND attempt = ?
 				      AND EXISTS (SELECT 1 FROM %s) RETURNING 1)
 				SELECT EXISTS (SELECT 1 FROM held) AS held, EXISTS (SELECT 1 FROM done) AS done""".formatted(previous))
+			// Several writes: if an earlier one wrote and a later one did not, the
+			// statement is undone, so that none of it stays.
+			.append((writes.size() > 1) ? """
+					,
+					       CASE WHEN EXISTS (SELECT 1 FROM w0) AND NOT EXISTS (SELECT 1 FROM done)
+					            THEN idempotency_undo('a later write of the completion matched no row') END AS undone"""
+					: "")
 			.toString();
 	}
 

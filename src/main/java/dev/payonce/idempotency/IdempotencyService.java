@@ -329,9 +329,13 @@ public class IdempotencyService {
 	 * the record's {@code INSERT} and the resource's (docs/design.md section 4, "The
 	 * claim in one statement"). Its guarantees are the claim transaction's: a guard's
 	 * condition is evaluated before the record is inserted and its locks last until the
-	 * statement commits; the record and the resource commit together or not at all.
-	 * @return the fresh claim; empty if the claim must be made in a transaction: a guard
-	 * has no condition, the operation gave no insert, or the key already has a record
+	 * statement commits; the record and the resource commit together or not at all. An
+	 * insert after a {@link ClaimUpdate} is made only if the update updated exactly one
+	 * row; otherwise the statement undoes itself and the claim is refused with the
+	 * update's refusal.
+	 * @return the fresh claim, or the update's refusal; empty if the claim must be made
+	 * in a transaction: a guard has no condition, the operation gave no insert, or the
+	 * key already has a record
 	 * @throws RuntimeException a guard's refusal, nothing claimed or created
 	 */
 	private Optional<Claim> claimInOneStatement(String operation, ClaimRequest request, InsertStep step) {
@@ -357,6 +361,12 @@ public class IdempotencyService {
 		if (claimed == null) {
 			return Optional.empty();
 		}
+		ClaimUpdate update = insert.get().update();
+		if (claimed.undone() && update != null) {
+			// The record was inserted but the claim update matched no row: the statement
+			// undid itself, and the claim is refused as a create step's refusal would be.
+			return Optional.of(new Claim.Refused(update.refusal().get()));
+		}
 		if (claimed.refusedBy() >= 0) {
 			conditions.get(claimed.refusedBy()).refusal().run();
 			throw new IllegalStateException("A claim condition was not true and its guard refused nothing");
@@ -366,7 +376,7 @@ public class IdempotencyService {
 		}
 		return Optional
 			.of(new Claim.Acquired(new Lease(request.scope(), operation, request.key(), resourceId, 1, lockedUntil),
-					false, insert.get().resource()));
+					false, insert.get().resource().apply(claimed.returned())));
 	}
 
 	/** One round; empty when a race was lost and the caller should read again. */
@@ -457,9 +467,10 @@ public class IdempotencyService {
 	}
 
 	/**
-	 * The completion in one statement: on its own (auto-committed) for a single write
-	 * while the pool keeps sessions at READ COMMITTED; otherwise in a READ COMMITTED
-	 * transaction, rolled back unless every write wrote.
+	 * The completion in one statement: on its own (auto-committed) while the pool keeps
+	 * sessions at READ COMMITTED (with several writes the statement undoes itself unless
+	 * every write wrote); otherwise in a READ COMMITTED transaction, rolled back unless
+	 * every write wrote.
 	 * @return the outcome (a stored response, or empty for a stale lease); empty if the
 	 * plain completion must run instead
 	 */
@@ -471,7 +482,7 @@ public class IdempotencyService {
 		StoredResponse response = rendered.response();
 		// On its own the statement runs at the session's level, which is READ COMMITTED
 		// only when the pool keeps it there.
-		IdempotencyRecords.Completion completion = (writes.size() == 1 && !this.declaresIsolation)
+		IdempotencyRecords.Completion completion = !this.declaresIsolation
 				? retryingConflicts(() -> completeWith(lease, response, writes)) : inTransaction((status) -> {
 					IdempotencyRecords.Completion attempt = completeWith(lease, response, writes);
 					if (attempt == IdempotencyRecords.Completion.UNWRITTEN) {

@@ -64,8 +64,10 @@ public interface IdempotentOperation<R, T> {
 	 * {@link ClaimGuard} offers a {@link ClaimGuard#condition}, and the connection pool
 	 * keeps every session at READ COMMITTED; otherwise, and whenever the key already has
 	 * a record, the engine claims in a transaction with {@link #create}. So an operation
-	 * that offers an insert must still implement {@link #create} with the same effect. An
-	 * insert never refuses.
+	 * that offers an insert must still implement {@link #create} with the same effect. A
+	 * plain insert never refuses; one made {@link ResourceInsert#after} a
+	 * {@link ClaimUpdate} refuses, with nothing written, when the update matches no row,
+	 * as {@link #create} would.
 	 * @param resourceId the id the engine chose for the resource; stored with the record
 	 * @return the insert; empty by default
 	 */

@@ -1,7 +1,12 @@
 package dev.payonce.payment;
 
+import java.sql.Types;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.Currency;
+import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 
 import jakarta.persistence.Column;
@@ -13,8 +18,11 @@ import jakarta.persistence.Table;
 import jakarta.persistence.Version;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.domain.Persistable;
+import org.springframework.jdbc.core.SqlParameterValue;
 
 import dev.payonce.client.ClientId;
+import dev.payonce.idempotency.ClaimUpdate;
+import dev.payonce.idempotency.ResourceInsert;
 
 /**
  * A refund of a payment: created {@code PENDING} in the claim transaction together with
@@ -104,6 +112,41 @@ public class Refund implements Persistable<UUID> {
 	public static Refund pending(RefundId id, PaymentId paymentId, ClientId clientId, Money amount,
 			@Nullable RefundReason reason, Instant now) {
 		return new Refund(id, paymentId, clientId, amount, reason, now);
+	}
+
+	/**
+	 * A new refund's {@code INSERT} made after its reservation, for the claim in one
+	 * statement ({@link dev.payonce.idempotency.IdempotentOperation#insert};
+	 * docs/design.md section 8): the amount and currency come from what the reservation
+	 * returned ({@code reserve}, {@code currency}), every other column is what a JPA
+	 * persist of {@link #pending} writes, with version 0 as Hibernate's first
+	 * {@code INSERT} writes it. The refund built from the reservation carries version 0,
+	 * as after a persist, so its completion can write it without reading it again.
+	 * @param reservation the payment's reservation
+	 * ({@link RefundReservations#reservation})
+	 * @param now the creation time (UTC, microseconds)
+	 * @return the insert
+	 */
+	static ResourceInsert<Refund> insertAfter(ClaimUpdate reservation, RefundId id, PaymentId paymentId,
+			ClientId clientId, @Nullable RefundReason reason, Instant now) {
+		OffsetDateTime at = now.atOffset(ZoneOffset.UTC);
+		return ResourceInsert.after(reservation, (returned) -> {
+			Object reserved = Objects.requireNonNull(returned.get("reserve"), "reserve");
+			Object currency = Objects.requireNonNull(returned.get("currency"), "currency");
+			Refund refund = pending(id, paymentId, clientId,
+					new Money(((Number) reserved).longValue(), Currency.getInstance(currency.toString())), reason, now);
+			refund.version = 0L;
+			return refund;
+		}, "refunds",
+				List.of("id", "payment_id", "client_id", "amount", "currency", "reason", "status", "provider_reference",
+						"decline_code", "created_at", "updated_at", "provider_key_generation",
+						"provider_key_replayed_at", "version"),
+				List.of(id.value(), paymentId.value(), clientId.value(), ResourceInsert.returned("reserve"),
+						ResourceInsert.returned("currency"),
+						new SqlParameterValue(Types.VARCHAR, (reason != null) ? reason.wireName() : null),
+						RefundStatus.PENDING.name(), new SqlParameterValue(Types.VARCHAR, null),
+						new SqlParameterValue(Types.VARCHAR, null), at, at, 1,
+						new SqlParameterValue(Types.TIMESTAMP_WITH_TIMEZONE, null), 0L));
 	}
 
 	/**

@@ -1,17 +1,21 @@
 package dev.payonce.payment;
 
+import java.sql.Types;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Currency;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.jdbc.core.SqlParameterValue;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 import dev.payonce.client.ClientId;
+import dev.payonce.idempotency.ClaimUpdate;
 import dev.payonce.idempotency.ResourceWrite;
 
 /**
@@ -31,36 +35,48 @@ class RefundReservations {
 
 	/**
 	 * Reserves a refund on a SUCCEEDED payment of the client, in one statement: the row
-	 * is locked by the {@code FOR UPDATE} of its first part, so the default amount (all
+	 * is locked by the {@code FOR UPDATE} of its {@code FROM}, so the default amount (all
 	 * that remains) is computed from the newest committed row, and the {@code UPDATE}
 	 * writes only if refunded + in flight + this refund stays within the amount.
 	 * Concurrent reservations on the same payment, on any instance, queue on the row lock
-	 * and each sees the ones before it.
+	 * and each sees the ones before it. The statement is {@link #reservation}'s, which
+	 * the claim in one statement runs instead.
 	 * @param amount minor units to reserve, or {@code null} for all that remains
 	 * @return the reservation, or empty if the payment is unknown, another client's, not
 	 * SUCCEEDED, or has less left than asked
 	 */
 	Optional<Reservation> reserve(PaymentId paymentId, ClientId clientId, @Nullable Long amount) {
+		ClaimUpdate update = reservation(paymentId, clientId, amount, () -> null);
 		return this.jdbc
-			.sql("""
-					WITH target AS (
-					    SELECT id, COALESCE(CAST(:amount AS bigint), amount - refunded_amount - refunds_in_flight) AS reserve
-					    FROM payments
-					    WHERE id = :paymentId AND client_id = :clientId AND status = 'SUCCEEDED'
-					    FOR UPDATE)
-					UPDATE payments p
-					SET refunds_in_flight = p.refunds_in_flight + target.reserve
-					FROM target
-					WHERE p.id = target.id AND target.reserve > 0
-					  AND p.refunded_amount + p.refunds_in_flight + target.reserve <= p.amount
-					RETURNING target.reserve, p.currency, p.provider_reference
-					""")
-			.param("amount", amount)
-			.param("paymentId", paymentId.value())
-			.param("clientId", clientId.value())
+			.sql("UPDATE " + update.table() + " SET " + update.set() + " FROM " + update.from() + " WHERE "
+					+ update.where() + " RETURNING " + String.join(", ", update.returning()))
+			.params(update.args())
 			.query((rs, row) -> new Reservation(rs.getLong("reserve"), Currency.getInstance(rs.getString("currency")),
 					rs.getString("provider_reference")))
 			.optional();
+	}
+
+	/**
+	 * {@link #reserve}'s {@code UPDATE} as the claim update of a refund's claim in one
+	 * statement (docs/design.md section 8): it returns {@code reserve} (minor units
+	 * reserved), {@code currency} (the payment's, ISO 4217) and
+	 * {@code provider_reference} (the payment's charge), and matches no row when
+	 * {@link #reserve} would reserve nothing.
+	 * @param amount minor units to reserve, or {@code null} for all that remains
+	 * @param refusal why, when it matched no row ({@link #refusal})
+	 * @return the update
+	 */
+	static ClaimUpdate reservation(PaymentId paymentId, ClientId clientId, @Nullable Long amount,
+			Supplier<@Nullable RefundOutcome> refusal) {
+		return new ClaimUpdate("payments", "refunds_in_flight = payments.refunds_in_flight + target.reserve", """
+				(SELECT id, COALESCE(CAST(? AS bigint), amount - refunded_amount - refunds_in_flight) AS reserve
+				    FROM payments
+				    WHERE id = ? AND client_id = ? AND status = 'SUCCEEDED'
+				    FOR UPDATE) AS target""", """
+				payments.id = target.id AND target.reserve > 0
+				  AND payments.refunded_amount + payments.refunds_in_flight + target.reserve <= payments.amount""",
+				List.of("reserve", "currency", "provider_reference"),
+				List.of(new SqlParameterValue(Types.BIGINT, amount), paymentId.value(), clientId.value()), refusal);
 	}
 
 	/**

@@ -14,6 +14,7 @@ import org.springframework.stereotype.Service;
 
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.Action;
+import dev.payonce.idempotency.ClaimUpdate;
 import dev.payonce.idempotency.ClaimRequest;
 import dev.payonce.idempotency.Creation;
 import dev.payonce.idempotency.Execution;
@@ -22,6 +23,7 @@ import dev.payonce.idempotency.IdempotencyService;
 import dev.payonce.idempotency.IdempotentOperation;
 import dev.payonce.idempotency.ReconciliationProperties;
 import dev.payonce.idempotency.ReleaseStep;
+import dev.payonce.idempotency.ResourceInsert;
 import dev.payonce.idempotency.StoredResponse;
 
 /**
@@ -30,13 +32,14 @@ import dev.payonce.idempotency.StoredResponse;
  *
  * <p>
  * The steps: the claim step reserves the amount on the payment with one conditional
- * statement and writes a {@code PENDING} refund, both in the claim transaction, or
- * refuses (unknown or another client's payment, not SUCCEEDED, more than is left) so that
- * nothing is stored; the act step calls the provider outside any transaction with the
- * provider idempotency key derived from the refund id; approved (201) moves the
- * reservation to the refunded amount and declined (402) gives it back, both in the fenced
- * completion transaction; a refusal before refunding or an unknown outcome (503) keeps
- * the reservation and releases the lease for a retry or the reconciler.
+ * statement and writes a {@code PENDING} refund, both with the claim's record (in the
+ * claim in one statement, or in the claim transaction), or refuses (unknown or another
+ * client's payment, not SUCCEEDED, more than is left) so that nothing is stored; the act
+ * step calls the provider outside any transaction with the provider idempotency key
+ * derived from the refund id; approved (201) moves the reservation to the refunded amount
+ * and declined (402) gives it back, both in the fenced completion transaction; a refusal
+ * before refunding or an unknown outcome (503) keeps the reservation and releases the
+ * lease for a retry or the reconciler.
  *
  * <p>
  * Guarantee: refunded + in-flight refunds never exceed the payment's amount, whatever the
@@ -156,6 +159,26 @@ public class RefundService {
 					new Money(reservation.get().amount(), reservation.get().currency()), this.command.reason(),
 					RefundService.this.payments.now());
 			return new Creation.Created<>(RefundService.this.refunds.saveAndFlush(refund));
+		}
+
+		/**
+		 * The claim step as one statement: the reservation, then the refund's
+		 * {@code INSERT} from what it returned ({@link Refund#insertAfter}); a
+		 * reservation that matches no row refuses the claim with
+		 * {@link RefundReservations#refusal}, as {@link #create} does.
+		 */
+		@Override
+		public Optional<ResourceInsert<Refund>> insert(UUID resourceId) {
+			PaymentId paymentId = this.command.paymentId();
+			ClientId clientId = this.command.clientId();
+			ClaimUpdate reservation = RefundReservations.reservation(paymentId, clientId, this.command.amount(),
+					() -> RefundService.this.reservations.refusal(paymentId, clientId));
+			ResourceInsert<Refund> insert = Refund.insertAfter(reservation, new RefundId(resourceId), paymentId,
+					clientId, this.command.reason(), RefundService.this.payments.now());
+			return Optional.of(new ResourceInsert<>((returned) -> {
+				this.chargeReference = (String) returned.get("provider_reference");
+				return insert.resource().apply(returned);
+			}, insert.table(), insert.columns(), insert.values(), reservation));
 		}
 
 		@Override

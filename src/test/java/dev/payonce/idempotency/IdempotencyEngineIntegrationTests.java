@@ -724,6 +724,233 @@ class IdempotencyEngineIntegrationTests {
 	}
 
 	/**
+	 * docs/design.md section 4, "The claim in one statement": an insert made after a
+	 * claim update is claimed in one statement; the update runs once, the resource is
+	 * inserted with what it returned and built from it, and the create step never runs.
+	 */
+	@Test
+	void aFreshKeyIsClaimedInOneStatementWithItsClaimUpdateAndTheResourceReadsWhatItReturned() {
+		UUID stock = stock(3);
+		Reserving operation = new Reserving(stock);
+
+		Execution<String> first = this.engine.execute(operation, request("reserving", "a"));
+
+		assertThat(first).isInstanceOfSatisfying(Execution.Completed.class,
+				(completed) -> assertThat(completed.replayed()).isFalse());
+		assertThat(operation.creates).hasValue(0);
+		assertThat(left(stock)).isEqualTo(2);
+		assertThat(operation.built).containsExactly(2);
+		assertThat(this.jdbc.sql("SELECT finishes FROM engine_test_resources WHERE id = ?")
+			.param(operation.ids.get(0))
+			.query(Integer.class)
+			.single()).isEqualTo(2);
+		assertThat(status("reserving")).isEqualTo("COMPLETED");
+	}
+
+	/**
+	 * A claim update that matches no row refuses the claim with the operation's reason:
+	 * the statement undoes itself, so neither record nor resource is written and the
+	 * update changes nothing; the create step never runs, and the key stays free.
+	 */
+	@Test
+	void aClaimUpdateThatMatchesNoRowRefusesTheClaimAndTheStatementLeavesNothing() {
+		UUID stock = stock(0);
+		Reserving operation = new Reserving(stock);
+
+		Execution<String> refused = this.engine.execute(operation, request("sold-out", "a"));
+
+		assertThat(refused).isInstanceOfSatisfying(Execution.Refused.class,
+				(answer) -> assertThat(answer.reason()).isEqualTo("sold out"));
+		assertThat(records("sold-out")).isZero();
+		assertThat(operation.insertedRows()).isZero();
+		assertThat(operation.creates).hasValue(0);
+		assertThat(operation.acts).hasValue(0);
+		assertThat(left(stock)).isZero();
+		assertThat(this.meters.counter("payonce.idempotency.claims", "operation", "engine_test", "outcome", "refused")
+			.count()).isPositive();
+	}
+
+	/**
+	 * The claim stands only if the update updated exactly one row: one that updates two
+	 * is undone as a whole, both rows as they were.
+	 */
+	@Test
+	void aClaimUpdateThatUpdatesTwoRowsIsUndoneAsAWhole() {
+		UUID stock = stock(5);
+		UUID twin = stock(5);
+		Reserving operation = new Reserving(stock, twin);
+
+		Execution<String> refused = this.engine.execute(operation, request("two-rows", "a"));
+
+		assertThat(refused).isInstanceOf(Execution.Refused.class);
+		assertThat(records("two-rows")).isZero();
+		assertThat(operation.insertedRows()).isZero();
+		assertThat(left(stock)).isEqualTo(5);
+		assertThat(left(twin)).isEqualTo(5);
+	}
+
+	/**
+	 * A key that already has a record is never claimed again: its claim update does not
+	 * run, so a retry of a claimed key reserves nothing more.
+	 */
+	@Test
+	void aKeyAlreadyHeldRunsNoClaimUpdate() {
+		ClaimRequest request = request("held-reserving", "a");
+		assertThat(this.engine.claim("engine_test", request, this::createResource)).isInstanceOf(Claim.Acquired.class);
+		UUID stock = stock(3);
+		Reserving operation = new Reserving(stock);
+
+		Execution<String> second = this.engine.execute(operation, request);
+
+		assertThat(second).isInstanceOf(Execution.InProgress.class);
+		assertThat(left(stock)).isEqualTo(3);
+		assertThat(operation.insertedRows()).isZero();
+		assertThat(operation.acts).hasValue(0);
+	}
+
+	/**
+	 * Sixteen threads released together claim one fresh key with a claim update: the
+	 * update runs exactly once, one resource is inserted, one act runs.
+	 */
+	@Test
+	void concurrentClaimsOfOneKeyMakeTheClaimUpdateOnce() throws Exception {
+		UUID stock = stock(100);
+		Reserving operation = new Reserving(stock);
+		ClaimRequest request = request("storm-reserving", "a");
+		int threads = 16;
+		CountDownLatch start = new CountDownLatch(1);
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		try {
+			List<Future<Execution<String>>> answers = new ArrayList<>();
+			for (int i = 0; i < threads; i++) {
+				answers.add(pool.submit(() -> {
+					start.await();
+					return this.engine.execute(operation, request);
+				}));
+			}
+			start.countDown();
+			for (Future<Execution<String>> answer : answers) {
+				assertThat(answer.get(30, TimeUnit.SECONDS)).isInstanceOfAny(Execution.Completed.class,
+						Execution.InProgress.class);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+
+		assertThat(left(stock)).isEqualTo(99);
+		assertThat(operation.acts).hasValue(1);
+		assertThat(operation.insertedRows()).isOne();
+		assertThat(records("storm-reserving")).isOne();
+	}
+
+	/**
+	 * Sixteen threads released together, each with its own key, take from a stock of
+	 * five: exactly five claims stand, the others are refused, and the stock never goes
+	 * below zero.
+	 */
+	@Test
+	void concurrentClaimsOfManyKeysNeverTakeMoreThanTheClaimUpdateAllows() throws Exception {
+		UUID stock = stock(5);
+		Reserving operation = new Reserving(stock);
+		int threads = 16;
+		CountDownLatch start = new CountDownLatch(1);
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		List<Execution<String>> outcomes = new ArrayList<>();
+		try {
+			List<Future<Execution<String>>> answers = new ArrayList<>();
+			for (int i = 0; i < threads; i++) {
+				ClaimRequest request = request("many-" + i, "a");
+				answers.add(pool.submit(() -> {
+					start.await();
+					return this.engine.execute(operation, request);
+				}));
+			}
+			start.countDown();
+			for (Future<Execution<String>> answer : answers) {
+				outcomes.add(answer.get(30, TimeUnit.SECONDS));
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+
+		assertThat(outcomes).filteredOn(Execution.Completed.class::isInstance).hasSize(5);
+		assertThat(outcomes).filteredOn(Execution.Refused.class::isInstance).hasSize(threads - 5);
+		assertThat(left(stock)).isZero();
+		assertThat(operation.insertedRows()).isEqualTo(5);
+		assertThat(operation.creates).hasValue(0);
+	}
+
+	private UUID stock(int left) {
+		this.jdbc.sql("CREATE TABLE IF NOT EXISTS engine_test_stock (id uuid PRIMARY KEY, tag uuid, left_over integer)")
+			.update();
+		UUID id = UUID.randomUUID();
+		this.jdbc.sql("INSERT INTO engine_test_stock (id, tag, left_over) VALUES (?, ?, ?)")
+			.params(id, id, left)
+			.update();
+		return id;
+	}
+
+	private int left(UUID stock) {
+		return this.jdbc.sql("SELECT left_over FROM engine_test_stock WHERE id = ?")
+			.param(stock)
+			.query(Integer.class)
+			.single();
+	}
+
+	/**
+	 * An operation whose claim step takes one from a stock row (or from every row of the
+	 * given ids) and inserts its resource with what is left; refused "sold out" when
+	 * nothing is left.
+	 */
+	private final class Reserving extends Inserting {
+
+		final List<Integer> built = new CopyOnWriteArrayList<>();
+
+		private final UUID[] stocks;
+
+		Reserving(UUID... stocks) {
+			this.stocks = stocks;
+		}
+
+		@Override
+		public Optional<ResourceInsert<UUID>> insert(UUID resourceId) {
+			this.inserts.incrementAndGet();
+			this.ids.add(resourceId);
+			ClaimUpdate take = new ClaimUpdate("engine_test_stock", "left_over = left_over - 1", null,
+					"id = ANY (?) AND left_over > 0", List.of("left_over"), List.<Object>of((Object) this.stocks),
+					() -> "sold out");
+			return Optional.of(ResourceInsert.after(take, (returned) -> {
+				this.built.add(((Number) returned.get("left_over")).intValue());
+				return resourceId;
+			}, "engine_test_resources", List.of("id", "operation", "state", "finishes"),
+					List.of(resourceId, "engine_test_inserting", "CREATED", ResourceInsert.returned("left_over"))));
+		}
+
+		/** The same claim step in a claim transaction. */
+		@Override
+		public Creation<UUID, String> create(UUID resourceId) {
+			this.creates.incrementAndGet();
+			List<Integer> left = IdempotencyEngineIntegrationTests.this.jdbc
+				.sql("UPDATE engine_test_stock SET left_over = left_over - 1 WHERE id = ANY (?) AND left_over > 0 "
+						+ "RETURNING left_over")
+				.param(this.stocks)
+				.query(Integer.class)
+				.list();
+			if (left.size() != 1) {
+				return new Creation.Refused<>("sold out");
+			}
+			IdempotencyEngineIntegrationTests.this.jdbc
+				.sql("INSERT INTO engine_test_resources (id, operation, state, finishes) VALUES (?, ?, 'CREATED', ?)")
+				.params(resourceId, "engine_test_inserting", left.get(0))
+				.update();
+			return new Creation.Created<>(resourceId);
+		}
+
+	}
+
+	/**
 	 * An operation offering its claim step as one insert; every other step as simple as
 	 * {@link TestOperation}'s. Its resources are tagged {@code engine_test_inserting}.
 	 */
@@ -735,7 +962,7 @@ class IdempotencyEngineIntegrationTests {
 
 		final AtomicInteger acts = new AtomicInteger();
 
-		private final List<UUID> ids = new CopyOnWriteArrayList<>();
+		final List<UUID> ids = new CopyOnWriteArrayList<>();
 
 		/** How many of the resources this operation offered to insert exist. */
 		long insertedRows() {

@@ -49,4 +49,47 @@ class ResourceInsertTests {
 			}));
 	}
 
+	@Test
+	void anInsertAfterAClaimUpdateMayReadWhatTheUpdateReturns() {
+		ResourceInsert<String> insert = ResourceInsert.after(take(), (returned) -> "r", "refunds",
+				List.of("id", "amount"), List.of("id", ResourceInsert.returned("reserve")));
+
+		assertThat(insert.update()).isNotNull();
+		assertThat(insert.values()).containsExactly("id", ResourceInsert.returned("reserve"));
+	}
+
+	@Test
+	void anInsertCannotReadAColumnItsClaimUpdateDoesNotReturn() {
+		assertThatIllegalArgumentException().isThrownBy(() -> ResourceInsert.after(take(), (returned) -> "r", "refunds",
+				List.of("id", "amount"), List.of("id", ResourceInsert.returned("amount"))))
+			.withMessageContaining("reads amount");
+	}
+
+	@Test
+	void aPlainInsertCannotReadAReturnedColumn() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new ResourceInsert<>("r", "refunds",
+				List.of("id", "amount"), List.of("id", ResourceInsert.returned("reserve"))));
+	}
+
+	@Test
+	void aClaimUpdateBindsOneArgumentPerPlaceholderAcrossItsClauses() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new ClaimUpdate("payments", "n = n + ?", "(SELECT ? AS x) AS t", "id = ?", List.of("n"),
+					List.of(1, 2), () -> "refused"))
+			.withMessageContaining("3 placeholders and 2 arguments");
+	}
+
+	@Test
+	void aClaimUpdateCannotEndTheStatementInAnyClause() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new ClaimUpdate("payments", "n = 1", "t; DROP TABLE x",
+				"id = 1", List.of("n"), List.of(), () -> "refused"));
+		assertThatIllegalArgumentException().isThrownBy(() -> new ClaimUpdate("payments", "n = 1", null, "id = 1",
+				List.of("n, id"), List.of(), () -> "refused"));
+	}
+
+	private static ClaimUpdate take() {
+		return new ClaimUpdate("payments", "refunds_in_flight = refunds_in_flight + ?", null, "id = ?",
+				List.of("reserve", "currency"), List.of(1L, "p"), () -> "refused");
+	}
+
 }
