@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # JVM CPU per request, robust to a busy machine: starts Payonce's jar as bench/run.sh does,
-# warms it, then runs windows of new payments and of replays with wrk at modest concurrency and
+# warms it, then runs windows of new payments, of replays and of new refunds with wrk at modest concurrency and
 # divides the JVM's CPU time in each window (utime + stime from /proc/<pid>/stat) by the
 # requests it completed. Prints min / median / max per scenario. See bench/README.md.
 #
@@ -64,6 +64,12 @@ done
 # Keys for the replays: one window of new payments under a known run name.
 RUN=keys wrk -t2 -c"$CONNECTIONS" -d5s -s bench/lua/new-payments.lua "$URL" > /dev/null
 export REPLAY_RUN=keys REPLAY_KEYS=200 REPLAY_THREADS=2
+# New refunds refund 100 minor units of the SUCCEEDED payments made so far (1,200 each).
+REFUND_PAYMENTS=$(mktemp)
+psql -h "$PGHOST_ADDR" -p "$PGPORT_NUM" -U postgres -d "$DB" -Atq \
+  -c "SELECT id FROM payments WHERE status = 'SUCCEEDED' ORDER BY id" > "$REFUND_PAYMENTS"
+export REFUND_PAYMENTS
+echo "New refunds refund $(wc -l < "$REFUND_PAYMENTS") payments"
 
 measure() { # measure LABEL SCRIPT RUN: prints "LABEL requests cpu_ms jit_ms ms_per_request ms_per_request_without_jit"
   local before after jit_before jit_after out requests
@@ -81,21 +87,22 @@ results=$(mktemp)
 for i in $(seq 1 "$REPEATS"); do
   measure new new-payments "cpu$i" >> "$results"
   measure replay replays "x$i" >> "$results"
+  measure refund new-refunds "cpu$i" >> "$results"
 done
 if [ -n "$JFR_DIR" ]; then
   mkdir -p "$JFR_DIR"
-  for scenario in new-payments replays; do
-    jfr_profile "$PID" "$JFR_DIR/$scenario.jfr" wrk -t2 -c"$CONNECTIONS" -d"$WINDOW"s -s "bench/lua/$scenario.lua" "$URL" > /dev/null
+  for scenario in new-payments replays new-refunds; do
+    RUN="jfr" jfr_profile "$PID" "$JFR_DIR/$scenario.jfr" wrk -t2 -c"$CONNECTIONS" -d"$WINDOW"s -s "bench/lua/$scenario.lua" "$URL" > /dev/null
     jfr_summary "$JFR_DIR/$scenario.jfr" > "$JFR_DIR/$scenario.md"
   done
 fi
 echo "scenario requests jvm_cpu_ms jit_ms ms_per_request ms_per_request_without_jit"
 cat "$results"
-for scenario in new replay; do
+for scenario in new replay refund; do
   for column in 5 6; do
     grep "^$scenario " "$results" | awk -v c="$column" '{ print $c }' | sort -n | awk -v s="$scenario" -v c="$column" '
       { v[NR] = $1 } END { printf "%s: JVM CPU per request%s (ms) min %.3f / median %.3f / max %.3f\n", s,
         c == 6 ? " without the JIT compiler threads" : "", v[1], v[int((NR + 1) / 2)], v[NR] }'
   done
 done
-rm -f "$results"
+rm -f "$results" "$REFUND_PAYMENTS"
