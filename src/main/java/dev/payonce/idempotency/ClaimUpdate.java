@@ -34,10 +34,14 @@ import org.jspecify.annotations.Nullable;
  * them with {@link ResourceInsert#returned}, and the resource is built from them
  * @param args the values of the {@code ?} placeholders, in clause order
  * @param refusal why the claim is refused when the update matched no row; runs after the
- * statement was undone, outside any transaction, and may read the database
+ * statement was undone, outside any transaction, and may read the database. It answers
+ * {@code null} when what it read shows that the update would now match (a concurrent
+ * request changed the row in between): the engine then claims again, in a claim
+ * transaction with {@link IdempotentOperation#create}, instead of refusing for a reason
+ * that no longer holds
  */
 public record ClaimUpdate(String table, String set, @Nullable String from, String where, List<String> returning,
-		List<Object> args, Supplier<?> refusal) {
+		List<Object> args, Supplier<? extends @Nullable Object> refusal) {
 
 	/**
 	 * @throws IllegalArgumentException if the table or a returned column is not a plain

@@ -334,8 +334,8 @@ public class IdempotencyService {
 	 * row; otherwise the statement undoes itself and the claim is refused with the
 	 * update's refusal.
 	 * @return the fresh claim, or the update's refusal; empty if the claim must be made
-	 * in a transaction: a guard has no condition, the operation gave no insert, or the
-	 * key already has a record
+	 * in a transaction: the update's refusal no longer holds, a guard has no condition,
+	 * the operation gave no insert, or the key already has a record
 	 * @throws RuntimeException a guard's refusal, nothing claimed or created
 	 */
 	private Optional<Claim> claimInOneStatement(String operation, ClaimRequest request, InsertStep step) {
@@ -364,8 +364,10 @@ public class IdempotencyService {
 		ClaimUpdate update = insert.get().update();
 		if (claimed.undone() && update != null) {
 			// The record was inserted but the claim update matched no row: the statement
-			// undid itself, and the claim is refused as a create step's refusal would be.
-			return Optional.of(new Claim.Refused(update.refusal().get()));
+			// undid itself, and the claim is refused as a create step's refusal would be,
+			// unless the row changed since and the claim is made again in a transaction.
+			Object reason = update.refusal().get();
+			return (reason != null) ? Optional.of(new Claim.Refused(reason)) : Optional.empty();
 		}
 		if (claimed.refusedBy() >= 0) {
 			conditions.get(claimed.refusedBy()).refusal().run();

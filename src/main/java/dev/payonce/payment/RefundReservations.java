@@ -67,7 +67,7 @@ class RefundReservations {
 	 * @return the update
 	 */
 	static ClaimUpdate reservation(PaymentId paymentId, ClientId clientId, @Nullable Long amount,
-			Supplier<@Nullable RefundOutcome> refusal) {
+			Supplier<? extends @Nullable RefundOutcome> refusal) {
 		return new ClaimUpdate("payments", "refunds_in_flight = payments.refunds_in_flight + target.reserve", """
 				(SELECT id, COALESCE(CAST(? AS bigint), amount - refunded_amount - refunds_in_flight) AS reserve
 				    FROM payments

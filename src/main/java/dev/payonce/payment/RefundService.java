@@ -53,6 +53,12 @@ public class RefundService {
 
 	private static final Logger log = LoggerFactory.getLogger(RefundService.class);
 
+	/**
+	 * How many more times the claim transaction reserves after a refusal that no longer
+	 * holds when read.
+	 */
+	private static final int RESERVE_AGAIN = 3;
+
 	private final IdempotencyService idempotency;
 
 	private final Refunds refunds;
@@ -150,6 +156,17 @@ public class RefundService {
 			PaymentId paymentId = this.command.paymentId();
 			var reservation = RefundService.this.reservations.reserve(paymentId, this.command.clientId(),
 					this.command.amount());
+			// A refusal read after a declined refund gave its amount back would
+			// contradict
+			// itself: reserve again (a few times at most) while it does.
+			for (int again = 0; reservation.isEmpty() && again < RESERVE_AGAIN; again++) {
+				RefundOutcome refusal = RefundService.this.reservations.refusal(paymentId, this.command.clientId());
+				if (stillRefused(refusal) != null) {
+					return new Creation.Refused<>(refusal);
+				}
+				reservation = RefundService.this.reservations.reserve(paymentId, this.command.clientId(),
+						this.command.amount());
+			}
 			if (reservation.isEmpty()) {
 				return new Creation.Refused<>(
 						RefundService.this.reservations.refusal(paymentId, this.command.clientId()));
@@ -172,13 +189,28 @@ public class RefundService {
 			PaymentId paymentId = this.command.paymentId();
 			ClientId clientId = this.command.clientId();
 			ClaimUpdate reservation = RefundReservations.reservation(paymentId, clientId, this.command.amount(),
-					() -> RefundService.this.reservations.refusal(paymentId, clientId));
+					() -> stillRefused(RefundService.this.reservations.refusal(paymentId, clientId)));
 			ResourceInsert<Refund> insert = Refund.insertAfter(reservation, new RefundId(resourceId), paymentId,
 					clientId, this.command.reason(), RefundService.this.payments.now());
 			return Optional.of(new ResourceInsert<>((returned) -> {
 				this.chargeReference = (String) returned.get("provider_reference");
 				return insert.resource().apply(returned);
 			}, insert.table(), insert.columns(), insert.values(), reservation));
+		}
+
+		/**
+		 * The refusal read after the claim statement undid itself, or {@code null} if it
+		 * shows that the reservation would now fit (a declined or failed refund gave its
+		 * amount back in between): the engine then claims again in a transaction, so no
+		 * answer says a refund exceeds an amount that covers it.
+		 */
+		private @Nullable RefundOutcome stillRefused(RefundOutcome refusal) {
+			Long amount = this.command.amount();
+			if (refusal instanceof RefundOutcome.ExceedsRefundable(long refundable)
+					&& refundable >= ((amount != null) ? amount : 1L)) {
+				return null;
+			}
+			return refusal;
 		}
 
 		@Override

@@ -20,6 +20,7 @@ import javax.sql.DataSource;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -771,6 +772,35 @@ class IdempotencyEngineIntegrationTests {
 	}
 
 	/**
+	 * A refusal that no longer holds when it is read (the row changed after the statement
+	 * undid itself: here the stock is given back meanwhile) answers {@code null}, and the
+	 * engine claims again in a transaction, whose create step takes from the stock: no
+	 * refusal for a reason that is gone.
+	 */
+	@Test
+	void aClaimUpdateWhoseRefusalNoLongerHoldsIsClaimedAgainInATransaction() {
+		UUID stock = stock(0);
+		Reserving operation = new Reserving(stock) {
+			@Override
+			@Nullable Object refusal() {
+				IdempotencyEngineIntegrationTests.this.jdbc
+					.sql("UPDATE engine_test_stock SET left_over = 1 WHERE id = ?")
+					.param(stock)
+					.update();
+				return null;
+			}
+		};
+
+		Execution<String> answer = this.engine.execute(operation, request("given-back", "a"));
+
+		assertThat(answer).isInstanceOf(Execution.Completed.class);
+		assertThat(operation.creates).hasValue(1);
+		assertThat(left(stock)).isZero();
+		assertThat(records("given-back")).isOne();
+		assertThat(status("given-back")).isEqualTo("COMPLETED");
+	}
+
+	/**
 	 * The claim stands only if the update updated exactly one row: one that updates two
 	 * is undone as a whole, both rows as they were.
 	 */
@@ -904,7 +934,7 @@ class IdempotencyEngineIntegrationTests {
 	 * given ids) and inserts its resource with what is left; refused "sold out" when
 	 * nothing is left.
 	 */
-	private final class Reserving extends Inserting {
+	private class Reserving extends Inserting {
 
 		final List<Integer> built = new CopyOnWriteArrayList<>();
 
@@ -914,13 +944,18 @@ class IdempotencyEngineIntegrationTests {
 			this.stocks = stocks;
 		}
 
+		/** Why the claim update matched no row; {@code null} if that no longer holds. */
+		@Nullable Object refusal() {
+			return "sold out";
+		}
+
 		@Override
 		public Optional<ResourceInsert<UUID>> insert(UUID resourceId) {
 			this.inserts.incrementAndGet();
 			this.ids.add(resourceId);
 			ClaimUpdate take = new ClaimUpdate("engine_test_stock", "left_over = left_over - 1", null,
 					"id = ANY (?) AND left_over > 0", List.of("left_over"), List.<Object>of((Object) this.stocks),
-					() -> "sold out");
+					this::refusal);
 			return Optional.of(ResourceInsert.after(take, (returned) -> {
 				this.built.add(((Number) returned.get("left_over")).intValue());
 				return resourceId;
