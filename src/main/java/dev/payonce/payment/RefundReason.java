@@ -1,6 +1,5 @@
 package dev.payonce.payment;
 
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -18,12 +17,20 @@ public enum RefundReason {
 	/** The customer asked for the refund. */
 	REQUESTED_BY_CUSTOMER;
 
+	private static final RefundReason[] ALL = values();
+
+	private final String wireName;
+
+	RefundReason() {
+		this.wireName = name().toLowerCase(Locale.ROOT);
+	}
+
 	/**
 	 * The reason's wire name.
 	 * @return for example {@code requested_by_customer}
 	 */
 	public String wireName() {
-		return name().toLowerCase(Locale.ROOT);
+		return this.wireName;
 	}
 
 	/**
@@ -32,7 +39,14 @@ public enum RefundReason {
 	 * @return the reason, or empty if there is none of that name
 	 */
 	public static Optional<RefundReason> fromWireName(String wireName) {
-		return Arrays.stream(values()).filter((reason) -> reason.wireName().equals(wireName)).findFirst();
+		// A loop over a copy made once: every refund request names its reason (issue 13's
+		// profile had the stream over values() at 1.7 % of a new refund's CPU samples).
+		for (RefundReason reason : ALL) {
+			if (reason.wireName().equals(wireName)) {
+				return Optional.of(reason);
+			}
+		}
+		return Optional.empty();
 	}
 
 }
