@@ -3,6 +3,7 @@ package dev.payonce.idempotency;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -690,25 +691,10 @@ class IdempotencyEngineIntegrationTests {
 		Inserting operation = new Inserting();
 		ClaimRequest request = request("storm", "a");
 		int threads = 16;
-		CountDownLatch start = new CountDownLatch(1);
-		ExecutorService pool = Executors.newFixedThreadPool(threads);
-		try {
-			List<Future<Execution<String>>> answers = new ArrayList<>();
-			for (int i = 0; i < threads; i++) {
-				answers.add(pool.submit(() -> {
-					start.await();
-					return this.engine.execute(operation, request);
-				}));
-			}
-			start.countDown();
-			for (Future<Execution<String>> answer : answers) {
-				assertThat(answer.get(30, TimeUnit.SECONDS)).isInstanceOfAny(Execution.Completed.class,
-						Execution.InProgress.class);
-			}
-		}
-		finally {
-			pool.shutdownNow();
-		}
+		List<Execution<String>> outcomes = executeTogether(operation, Collections.nCopies(threads, request));
+
+		assertThat(outcomes).allSatisfy((outcome) -> assertThat(outcome).isInstanceOfAny(Execution.Completed.class,
+				Execution.InProgress.class));
 
 		assertThat(operation.acts).hasValue(1);
 		assertThat(records("storm")).isOne();
@@ -848,25 +834,10 @@ class IdempotencyEngineIntegrationTests {
 		Reserving operation = new Reserving(stock);
 		ClaimRequest request = request("storm-reserving", "a");
 		int threads = 16;
-		CountDownLatch start = new CountDownLatch(1);
-		ExecutorService pool = Executors.newFixedThreadPool(threads);
-		try {
-			List<Future<Execution<String>>> answers = new ArrayList<>();
-			for (int i = 0; i < threads; i++) {
-				answers.add(pool.submit(() -> {
-					start.await();
-					return this.engine.execute(operation, request);
-				}));
-			}
-			start.countDown();
-			for (Future<Execution<String>> answer : answers) {
-				assertThat(answer.get(30, TimeUnit.SECONDS)).isInstanceOfAny(Execution.Completed.class,
-						Execution.InProgress.class);
-			}
-		}
-		finally {
-			pool.shutdownNow();
-		}
+		List<Execution<String>> outcomes = executeTogether(operation, Collections.nCopies(threads, request));
+
+		assertThat(outcomes).allSatisfy((outcome) -> assertThat(outcome).isInstanceOfAny(Execution.Completed.class,
+				Execution.InProgress.class));
 
 		assertThat(left(stock)).isEqualTo(99);
 		assertThat(operation.acts).hasValue(1);
@@ -884,32 +855,46 @@ class IdempotencyEngineIntegrationTests {
 		UUID stock = stock(5);
 		Reserving operation = new Reserving(stock);
 		int threads = 16;
-		CountDownLatch start = new CountDownLatch(1);
-		ExecutorService pool = Executors.newFixedThreadPool(threads);
-		List<Execution<String>> outcomes = new ArrayList<>();
-		try {
-			List<Future<Execution<String>>> answers = new ArrayList<>();
-			for (int i = 0; i < threads; i++) {
-				ClaimRequest request = request("many-" + i, "a");
-				answers.add(pool.submit(() -> {
-					start.await();
-					return this.engine.execute(operation, request);
-				}));
-			}
-			start.countDown();
-			for (Future<Execution<String>> answer : answers) {
-				outcomes.add(answer.get(30, TimeUnit.SECONDS));
-			}
+		List<ClaimRequest> requests = new ArrayList<>();
+		for (int i = 0; i < threads; i++) {
+			requests.add(request("many-" + i, "a"));
 		}
-		finally {
-			pool.shutdownNow();
-		}
+
+		List<Execution<String>> outcomes = executeTogether(operation, requests);
 
 		assertThat(outcomes).filteredOn(Execution.Completed.class::isInstance).hasSize(5);
 		assertThat(outcomes).filteredOn(Execution.Refused.class::isInstance).hasSize(threads - 5);
 		assertThat(left(stock)).isZero();
 		assertThat(operation.insertedRows()).isEqualTo(5);
 		assertThat(operation.creates).hasValue(0);
+	}
+
+	/**
+	 * Runs each request on its own thread, all released together, and returns their
+	 * outcomes in order.
+	 */
+	private List<Execution<String>> executeTogether(IdempotentOperation<UUID, String> operation,
+			List<ClaimRequest> requests) throws Exception {
+		CountDownLatch start = new CountDownLatch(1);
+		ExecutorService pool = Executors.newFixedThreadPool(requests.size());
+		try {
+			List<Future<Execution<String>>> answers = new ArrayList<>();
+			for (ClaimRequest request : requests) {
+				answers.add(pool.submit(() -> {
+					start.await();
+					return this.engine.execute(operation, request);
+				}));
+			}
+			start.countDown();
+			List<Execution<String>> outcomes = new ArrayList<>();
+			for (Future<Execution<String>> answer : answers) {
+				outcomes.add(answer.get(30, TimeUnit.SECONDS));
+			}
+			return outcomes;
+		}
+		finally {
+			pool.shutdownNow();
+		}
 	}
 
 	private UUID stock(int left) {
