@@ -39,9 +39,17 @@ import org.jspecify.annotations.Nullable;
  * request changed the row in between): the engine then claims again, in a claim
  * transaction with {@link IdempotentOperation#create}, instead of refusing for a reason
  * that no longer holds
+ * @param precheck a boolean SQL expression that reads, without locking, whether the
+ * update would match, or {@code null} for none: the engine evaluates it with the guards'
+ * conditions and inserts nothing if it is not true, then claims in a transaction instead,
+ * whose {@link IdempotentOperation#create} refuses without aborting a statement (or
+ * replays, if the key has a record); the undo stays for a precheck that a concurrent
+ * request made false before the update's lock
+ * @param precheckArgs the values of the precheck's {@code ?} placeholders, in order
  */
 public record ClaimUpdate(String table, String set, @Nullable String from, String where, List<String> returning,
-		List<Object> args, Supplier<? extends @Nullable Object> refusal) {
+		List<Object> args, Supplier<? extends @Nullable Object> refusal, @Nullable String precheck,
+		List<Object> precheckArgs) {
 
 	/**
 	 * @throws IllegalArgumentException if the table or a returned column is not a plain
@@ -60,6 +68,21 @@ public record ClaimUpdate(String table, String set, @Nullable String from, Strin
 		returning = List.copyOf(returning);
 		args = (from != null) ? SqlFragments.arguments("A claim update", args, set, from, where)
 				: SqlFragments.arguments("A claim update", args, set, where);
+		if (precheck != null && !SqlFragments.isClause(precheck)) {
+			throw new IllegalArgumentException("A claim update's precheck is a non-blank expression with no ';'");
+		}
+		precheckArgs = (precheck != null) ? SqlFragments.arguments("A claim update's precheck", precheckArgs, precheck)
+				: SqlFragments.arguments("A claim update's precheck", precheckArgs);
+	}
+
+	/**
+	 * A claim update without a precheck.
+	 * @see #ClaimUpdate(String, String, String, String, List, List, Supplier, String,
+	 * List)
+	 */
+	public ClaimUpdate(String table, String set, @Nullable String from, String where, List<String> returning,
+			List<Object> args, Supplier<? extends @Nullable Object> refusal) {
+		this(table, set, from, where, returning, args, refusal, null, List.of());
 	}
 
 }

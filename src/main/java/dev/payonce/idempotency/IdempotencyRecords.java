@@ -88,12 +88,13 @@ class IdempotencyRecords {
 	/**
 	 * The claim in one statement (docs/design.md section 4, "The claim in one
 	 * statement"): evaluates every condition once, then inserts the IN_PROGRESS record
-	 * only if all were true and the key has no record ({@code ON CONFLICT DO NOTHING}),
-	 * then makes the insert's {@link ClaimUpdate} if it has one, only if the record was
-	 * inserted, and inserts the resource only if the record was inserted (and the update
-	 * updated its row). If the record was inserted but the update did not update exactly
-	 * one row, the statement calls {@code idempotency_undo}, which aborts it: nothing of
-	 * it stays. Runs in the caller's transaction, or on its own if there is none.
+	 * only if all were true (and the insert's {@link ClaimUpdate#precheck}, if it has
+	 * one) and the key has no record ({@code ON CONFLICT DO NOTHING}), then makes the
+	 * insert's {@link ClaimUpdate} if it has one, only if the record was inserted, and
+	 * inserts the resource only if the record was inserted (and the update updated its
+	 * row). If the record was inserted but the update did not update exactly one row, the
+	 * statement calls {@code idempotency_undo}, which aborts it: nothing of it stays.
+	 * Runs in the caller's transaction, or on its own if there is none.
 	 * @throws IllegalStateException if the record was inserted without the resource (a
 	 * broken invariant; impossible, as the resource's {@code INSERT} reads the record's)
 	 */
@@ -106,6 +107,12 @@ class IdempotencyRecords {
 		for (ClaimCondition condition : conditions) {
 			shape.add(condition.sql());
 			args.addAll(condition.args());
+		}
+		String precheck = (update != null) ? update.precheck() : null;
+		if (update != null && precheck != null) {
+			shape.add("precheck");
+			shape.add(precheck);
+			args.addAll(update.precheckArgs());
 		}
 		args.addAll(List.of(request.scope().value(), request.key().value(), operation,
 				request.fingerprint().sha256Hex(), utc(lockedUntil), resourceId, utc(now)));
@@ -144,9 +151,9 @@ class IdempotencyRecords {
 				}
 				Map<String, @Nullable Object> returned = new HashMap<>();
 				if (claimed && update != null) {
-					// After guard (g, g0..), claimed and created come the returned
-					// columns.
-					int first = conditions.size() + 4;
+					// After guard (g, g0.., p), claimed and created come the
+					// returned columns.
+					int first = conditions.size() + 4 + ((precheck != null) ? 1 : 0);
 					for (int i = 0; i < update.returning().size(); i++) {
 						returned.put(update.returning().get(i), rs.getObject(first + i));
 					}
@@ -168,6 +175,11 @@ class IdempotencyRecords {
 		for (int i = 0; i < conditions.size(); i++) {
 			guard.append(", (").append(conditions.get(i).sql()).append(") IS TRUE AS g").append(i);
 			passed.append(" AND g").append(i);
+		}
+		ClaimUpdate checked = insert.update();
+		if (checked != null && checked.precheck() != null) {
+			guard.append(", (").append(checked.precheck()).append(") IS TRUE AS p");
+			passed.append(" AND p");
 		}
 		List<String> values = new ArrayList<>(insert.values().size());
 		for (Object value : insert.values()) {

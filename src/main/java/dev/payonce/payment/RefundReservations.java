@@ -61,7 +61,10 @@ class RefundReservations {
 	 * statement (docs/design.md section 8): it returns {@code reserve} (minor units
 	 * reserved), {@code currency} (the payment's, ISO 4217) and
 	 * {@code provider_reference} (the payment's charge), and matches no row when
-	 * {@link #reserve} would reserve nothing.
+	 * {@link #reserve} would reserve nothing. Its precheck reads, without locking,
+	 * whether it would reserve: a refund that plainly does not fit (the usual refusal) is
+	 * then claimed in a transaction and refused there, without aborting a statement
+	 * (docs/design.md section 4).
 	 * @param amount minor units to reserve, or {@code null} for all that remains
 	 * @param refusal why, when it matched no row ({@link #refusal})
 	 * @return the update
@@ -76,7 +79,11 @@ class RefundReservations {
 				payments.id = target.id AND target.reserve > 0
 				  AND payments.refunded_amount + payments.refunds_in_flight + target.reserve <= payments.amount""",
 				List.of("reserve", "currency", "provider_reference"),
-				List.of(new SqlParameterValue(Types.BIGINT, amount), paymentId.value(), clientId.value()), refusal);
+				List.of(new SqlParameterValue(Types.BIGINT, amount), paymentId.value(), clientId.value()), refusal, """
+						EXISTS (SELECT 1 FROM payments
+						    WHERE id = ? AND client_id = ? AND status = 'SUCCEEDED'
+						      AND amount - refunded_amount - refunds_in_flight >= COALESCE(CAST(? AS bigint), 1))""",
+				List.of(paymentId.value(), clientId.value(), new SqlParameterValue(Types.BIGINT, amount)));
 	}
 
 	/**

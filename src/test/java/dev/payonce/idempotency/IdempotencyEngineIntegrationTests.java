@@ -787,6 +787,45 @@ class IdempotencyEngineIntegrationTests {
 	}
 
 	/**
+	 * A claim update whose precheck is not true inserts nothing in the one statement (no
+	 * undo), and the claim is made in a transaction, whose create step refuses: the same
+	 * refusal, nothing stored.
+	 */
+	@Test
+	void aClaimUpdateWhosePrecheckFailsIsRefusedInATransactionWithoutAnUndo() {
+		UUID stock = stock(0);
+		Reserving operation = new Reserving(stock);
+		operation.prechecked = true;
+
+		Execution<String> refused = this.engine.execute(operation, request("prechecked", "a"));
+
+		assertThat(refused).isInstanceOfSatisfying(Execution.Refused.class,
+				(answer) -> assertThat(answer.reason()).isEqualTo("sold out"));
+		assertThat(operation.creates).hasValue(1);
+		assertThat(records("prechecked")).isZero();
+		assertThat(operation.insertedRows()).isZero();
+		assertThat(left(stock)).isZero();
+	}
+
+	/**
+	 * With a precheck that holds, the claim is made in one statement as without one, and
+	 * the resource still reads what the update returned.
+	 */
+	@Test
+	void aClaimUpdateWhosePrecheckHoldsIsClaimedInOneStatement() {
+		UUID stock = stock(2);
+		Reserving operation = new Reserving(stock);
+		operation.prechecked = true;
+
+		Execution<String> first = this.engine.execute(operation, request("prechecked-ok", "a"));
+
+		assertThat(first).isInstanceOf(Execution.Completed.class);
+		assertThat(operation.creates).hasValue(0);
+		assertThat(operation.built).containsExactly(1);
+		assertThat(left(stock)).isOne();
+	}
+
+	/**
 	 * The claim stands only if the update updated exactly one row: one that updates two
 	 * is undone as a whole, both rows as they were.
 	 */
@@ -925,6 +964,9 @@ class IdempotencyEngineIntegrationTests {
 
 		private final UUID[] stocks;
 
+		/** Whether the claim update carries a precheck of the stock. */
+		boolean prechecked;
+
 		Reserving(UUID... stocks) {
 			this.stocks = stocks;
 		}
@@ -938,9 +980,13 @@ class IdempotencyEngineIntegrationTests {
 		public Optional<ResourceInsert<UUID>> insert(UUID resourceId) {
 			this.inserts.incrementAndGet();
 			this.ids.add(resourceId);
-			ClaimUpdate take = new ClaimUpdate("engine_test_stock", "left_over = left_over - 1", null,
+			ClaimUpdate take = this.prechecked ? new ClaimUpdate("engine_test_stock", "left_over = left_over - 1", null,
 					"id = ANY (?) AND left_over > 0", List.of("left_over"), List.<Object>of((Object) this.stocks),
-					this::refusal);
+					this::refusal, "EXISTS (SELECT 1 FROM engine_test_stock WHERE id = ANY (?) AND left_over > 0)",
+					List.<Object>of((Object) this.stocks))
+					: new ClaimUpdate("engine_test_stock", "left_over = left_over - 1", null,
+							"id = ANY (?) AND left_over > 0", List.of("left_over"),
+							List.<Object>of((Object) this.stocks), this::refusal);
 			return Optional.of(ResourceInsert.after(take, (returned) -> {
 				this.built.add(((Number) returned.get("left_over")).intValue());
 				return resourceId;

@@ -87,6 +87,14 @@ class ResourceInsertTests {
 				List.of("n, id"), List.of(), () -> "refused"));
 	}
 
+	@Test
+	void aClaimUpdatesPrecheckBindsOneArgumentPerPlaceholder() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new ClaimUpdate("payments", "n = 1", null, "id = 1", List.of("n"), List.of(),
+					() -> "refused", "EXISTS (SELECT 1 FROM payments WHERE id = ?)", List.of()))
+			.withMessageContaining("1 placeholders and 0 arguments");
+	}
+
 	private static ClaimUpdate take() {
 		return new ClaimUpdate("payments", "refunds_in_flight = refunds_in_flight + ?", null, "id = ?",
 				List.of("reserve", "currency"), List.of(1L, "p"), () -> "refused");
