@@ -176,16 +176,15 @@ class IdempotencyRecords {
 			guard.append(", (").append(conditions.get(i).sql()).append(") IS TRUE AS g").append(i);
 			passed.append(" AND g").append(i);
 		}
-		ClaimUpdate checked = insert.update();
-		if (checked != null && checked.precheck() != null) {
-			guard.append(", (").append(checked.precheck()).append(") IS TRUE AS p");
+		ClaimUpdate update = insert.update();
+		if (update != null && update.precheck() != null) {
+			guard.append(", (").append(update.precheck()).append(") IS TRUE AS p");
 			passed.append(" AND p");
 		}
 		List<String> values = new ArrayList<>(insert.values().size());
 		for (Object value : insert.values()) {
 			values.add((value instanceof ResourceInsert.Returned returned) ? "updated." + returned.column() : "?");
 		}
-		ClaimUpdate update = insert.update();
 		String claimed = """
 				WITH guard AS (%s),
 				claimed AS (INSERT INTO idempotency_records
@@ -229,9 +228,21 @@ class IdempotencyRecords {
 	 * statement was undone on purpose, nothing of it written.
 	 */
 	static boolean isUndone(Throwable ex) {
+		return causedBySqlState(ex, "PYU01");
+	}
+
+	/**
+	 * Whether an {@link SQLException} in {@code ex}'s cause chain has one of the
+	 * SQLSTATEs.
+	 */
+	static boolean causedBySqlState(Throwable ex, String... states) {
 		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (cause instanceof SQLException sql && "PYU01".equals(sql.getSQLState())) {
-				return true;
+			if (cause instanceof SQLException sql) {
+				for (String state : states) {
+					if (state.equals(sql.getSQLState())) {
+						return true;
+					}
+				}
 			}
 		}
 		return false;

@@ -1,6 +1,5 @@
 package dev.payonce.idempotency;
 
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -708,13 +707,7 @@ public class IdempotencyService {
 
 	/** SQLSTATE 40001 (serialization_failure) or 40P01 (deadlock_detected). */
 	static boolean isTransientConflict(Throwable ex) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (cause instanceof SQLException sql
-					&& ("40001".equals(sql.getSQLState()) || "40P01".equals(sql.getSQLState()))) {
-				return true;
-			}
-		}
-		return false;
+		return IdempotencyRecords.causedBySqlState(ex, "40001", "40P01");
 	}
 
 	/**

@@ -3,7 +3,6 @@ package dev.payonce.payment;
 import java.sql.Types;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.Currency;
 import java.util.List;
 import java.util.Objects;
@@ -129,7 +128,7 @@ public class Refund implements Persistable<UUID> {
 	 */
 	static ResourceInsert<Refund> insertAfter(ClaimUpdate reservation, RefundId id, PaymentId paymentId,
 			ClientId clientId, @Nullable RefundReason reason, Instant now) {
-		OffsetDateTime at = now.atOffset(ZoneOffset.UTC);
+		OffsetDateTime at = VersionedWrites.utc(now);
 		return ResourceInsert.after(reservation, (returned) -> {
 			Object reserved = Objects.requireNonNull(returned.get("reserve"), "reserve");
 			Object currency = Objects.requireNonNull(returned.get("currency"), "currency");

@@ -154,22 +154,19 @@ public class RefundService {
 		@Override
 		public Creation<Refund, RefundOutcome> create(UUID resourceId) {
 			PaymentId paymentId = this.command.paymentId();
-			var reservation = RefundService.this.reservations.reserve(paymentId, this.command.clientId(),
-					this.command.amount());
-			// A refusal read after a declined refund gave its amount back would
-			// contradict
-			// itself: reserve again (a few times at most) while it does.
-			for (int again = 0; reservation.isEmpty() && again < RESERVE_AGAIN; again++) {
-				RefundOutcome refusal = RefundService.this.reservations.refusal(paymentId, this.command.clientId());
-				if (stillRefused(refusal) != null) {
-					return new Creation.Refused<>(refusal);
-				}
+			Optional<RefundReservations.Reservation> reservation;
+			// A refusal read after a declined refund gave back its amount would
+			// contradict itself: reserve again, a few times at most, while it does.
+			for (int again = 0;; again++) {
 				reservation = RefundService.this.reservations.reserve(paymentId, this.command.clientId(),
 						this.command.amount());
-			}
-			if (reservation.isEmpty()) {
-				return new Creation.Refused<>(
-						RefundService.this.reservations.refusal(paymentId, this.command.clientId()));
+				if (reservation.isPresent()) {
+					break;
+				}
+				RefundOutcome refusal = RefundService.this.reservations.refusal(paymentId, this.command.clientId());
+				if (again == RESERVE_AGAIN || stillRefused(refusal) != null) {
+					return new Creation.Refused<>(refusal);
+				}
 			}
 			this.chargeReference = reservation.get().chargeReference();
 			Refund refund = Refund.pending(new RefundId(resourceId), paymentId, this.command.clientId(),
