@@ -67,8 +67,8 @@ import static org.awaitility.Awaitility.await;
  * carries on.</li>
  * <li>A separate thread terminates a random backend of Payonce's
  * ({@code application_name = 'payonce'}) every 50-250 ms, and a trigger on the test
- * database terminates the completion of every tenth key's first attempt: after the claim
- * committed and the provider charged, before the answer.</li>
+ * database terminates the first completion of every tenth key, whichever attempt makes
+ * it: after the claim committed and the provider charged, before the answer.</li>
  * </ul>
  * Either way: every answer is a {@code 201}, {@code 402}, {@code 409} or {@code 503}
  * problem (never a {@code 500}), no {@code 503 service-unavailable} takes longer than
@@ -113,7 +113,10 @@ class DatabaseFaultSoakIntegrationTests {
 
 	static final int THREADS = 16;
 
-	/** Every tenth key's first completion is terminated by the trigger. */
+	/**
+	 * Every tenth key's first completion is terminated by the trigger, once per key, so
+	 * the count of terminated completions is known before the run.
+	 */
 	static final int COMMIT_KILL_EVERY = 10;
 
 	/** {@code spring.datasource.hikari.connection-timeout} (application.properties). */
@@ -208,7 +211,7 @@ class DatabaseFaultSoakIntegrationTests {
 	@Test
 	void terminatedBackendsMidSoakAnswer503QuicklyAndEveryKeyResolvesOnce(CapturedOutput output) throws Exception {
 		Soak soak = new Soak("terminate", COMMIT_KILL_EVERY);
-		installCommitKillTrigger();
+		installCommitKillTrigger(soak.commitKillKeys());
 		AtomicBoolean killing = new AtomicBoolean(true);
 		AtomicLong terminated = new AtomicLong();
 		CompletableFuture<Void> killer = CompletableFuture.runAsync(() -> terminateRandomBackends(killing, terminated));
@@ -224,7 +227,8 @@ class DatabaseFaultSoakIntegrationTests {
 
 		assertThat(unfinished).isEmpty();
 		long commitKills = commitKills();
-		assertThat(commitKills).as("completions terminated between the claim's commit and the answer").isPositive();
+		assertThat(commitKills).as("completions terminated between the claim's commit and the answer")
+			.isEqualTo(soak.commitKillKeys().size());
 		assertThat(terminated.get()).as("backends terminated at random").isPositive();
 		assertThat(soak.replies("service-unavailable")).as("terminations answered 503 service-unavailable")
 			.isPositive();
@@ -307,17 +311,31 @@ class DatabaseFaultSoakIntegrationTests {
 	}
 
 	/**
-	 * A statement-level fault on the test database: the completion of the first attempt
-	 * of every {@value #COMMIT_KILL_EVERY}th key terminates its own backend. The claim
-	 * has committed and the provider has charged; the record stays IN_PROGRESS under its
-	 * lease. A sequence (never rolled back) counts the hits.
+	 * A statement-level fault on the test database: the first completion of each key in
+	 * {@code keys} terminates its own backend, whichever attempt makes it (a takeover's,
+	 * the reconciler's, or the first). The claim has committed and the provider has
+	 * charged; the record stays IN_PROGRESS under its lease, and a later completion goes
+	 * through. Sequences, which a rollback does not undo, say whether a key's completion
+	 * was terminated already (one per key, made before the load) and count the hits.
 	 */
-	private void installCommitKillTrigger() throws SQLException {
+	private void installCommitKillTrigger(List<String> keys) throws SQLException {
 		try (Connection connection = postgres.connect(); Statement statement = connection.createStatement()) {
 			statement.execute("CREATE SEQUENCE IF NOT EXISTS payonce_test_commit_kills");
+			try (PreparedStatement name = connection.prepareStatement("SELECT 'payonce_test_commit_kill_' || md5(?)")) {
+				for (String key : keys) {
+					name.setString(1, key);
+					try (ResultSet rows = name.executeQuery()) {
+						rows.next();
+						statement.execute("CREATE SEQUENCE " + rows.getString(1));
+					}
+				}
+			}
 			statement.execute("""
 					CREATE OR REPLACE FUNCTION payonce_test_commit_kill() RETURNS trigger LANGUAGE plpgsql AS $$
 					BEGIN
+					  IF nextval(('payonce_test_commit_kill_' || md5(NEW.idempotency_key))::regclass) > 1 THEN
+					    RETURN NEW;
+					  END IF;
 					  PERFORM nextval('payonce_test_commit_kills');
 					  PERFORM pg_terminate_backend(pg_backend_pid());
 					  -- The termination lands at the next interrupt check, before the commit.
@@ -327,7 +345,7 @@ class DatabaseFaultSoakIntegrationTests {
 			statement.execute("DROP TRIGGER IF EXISTS payonce_test_commit_kill ON idempotency_records");
 			statement.execute("""
 					CREATE TRIGGER payonce_test_commit_kill BEFORE UPDATE ON idempotency_records FOR EACH ROW
-					WHEN (OLD.status = 'IN_PROGRESS' AND NEW.status = 'COMPLETED' AND OLD.attempt = 1
+					WHEN (OLD.status = 'IN_PROGRESS' AND NEW.status = 'COMPLETED'
 					      AND NEW.idempotency_key LIKE '%-commit-kill')
 					EXECUTE FUNCTION payonce_test_commit_kill()""");
 		}
@@ -398,6 +416,11 @@ class DatabaseFaultSoakIntegrationTests {
 				this.keys
 					.add(new SoakKey(this.run + "-" + i + suffix, "order-" + this.run + "-" + i, 100 + i, i % 5 == 0));
 			}
+		}
+
+		/** The keys whose first completion the commit-kill trigger terminates. */
+		List<String> commitKillKeys() {
+			return this.keys.stream().map(SoakKey::key).filter((key) -> key.endsWith("-commit-kill")).toList();
 		}
 
 		/** A latch released once {@code logicalRequests} have a final answer. */
