@@ -8,7 +8,10 @@
 # Settings: CPU_PORT (18090), CPU_DB (payonce_cpu), CPU_WINDOW (10 s), CPU_REPEATS (3),
 # CPU_WARMUP_REQUESTS (30000: the warm-up runs the mix in 10 s windows until that many requests
 # completed, so a busy machine warms the JVM as much as an idle one), CPU_CONNECTIONS (8), CPU_JFR (a folder: record a JFR profile of one
-# extra window of each scenario there), PGHOST_ADDR / PGPORT_NUM.
+# extra window of each scenario there), CPU_JAVA_OPTS (extra JVM options, for an A/B of a JVM
+# setting; none by default, as a user runs the jar), PGHOST_ADDR / PGPORT_NUM.
+# Each window also prints the share of the JVM's CPU spent in the kernel (stime): system calls
+# such as socket reads and writes, and the virtual threads' parking and waking.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export BENCH_DIR="$PWD/bench"
@@ -35,7 +38,7 @@ LOG=$(mktemp)
 ADMIN_TOKEN="cpu-$(head -c 24 /dev/urandom | base64 | tr -d '/+=')"
 SPRING_DATASOURCE_URL="jdbc:postgresql://$PGHOST_ADDR:$PGPORT_NUM/$DB" SPRING_DATASOURCE_USERNAME=postgres \
   SPRING_DATASOURCE_PASSWORD="" PAYONCE_SECURITY_ADMIN_TOKEN="$ADMIN_TOKEN" \
-  "$JAVA_HOME/bin/java" -jar "$JAR" --server.port="$PORT" --spring.datasource.hikari.maximum-pool-size=32 \
+  "$JAVA_HOME/bin/java" ${CPU_JAVA_OPTS:-} -jar "$JAR" --server.port="$PORT" --spring.datasource.hikari.maximum-pool-size=32 \
   --payonce.security.rate-limit.enabled=false --payonce.idempotency.quota.max-live-records=0 > "$LOG" 2>&1 &
 PID=$!
 cleanup() {
@@ -70,17 +73,23 @@ psql -h "$PGHOST_ADDR" -p "$PGPORT_NUM" -U postgres -d "$DB" -Atq \
   -c "SELECT id FROM payments WHERE status = 'SUCCEEDED' ORDER BY id" > "$REFUND_PAYMENTS"
 export REFUND_PAYMENTS
 echo "New refunds refund $(wc -l < "$REFUND_PAYMENTS") payments"
+# The warm-up ran payments only: one window of new refunds, not measured, so that the first
+# measured one does not pay the refund path's JIT compilation.
+RUN=rwarm wrk -t2 -c"$CONNECTIONS" -d"$WINDOW"s -s bench/lua/new-refunds.lua "$URL" > /dev/null
 
-measure() { # measure LABEL SCRIPT RUN: prints "LABEL requests cpu_ms jit_ms ms_per_request ms_per_request_without_jit"
-  local before after jit_before jit_after out requests
+measure() { # measure LABEL SCRIPT RUN: prints "LABEL requests cpu_ms jit_ms ms_per_request ms_per_request_without_jit kernel_share"
+  local before after jit_before jit_after sys_before sys_after out requests
   before=$(jvm_cpu_ms "$PID")
   jit_before=$(jvm_jit_ms "$PID")
+  sys_before=$(jvm_sys_ms "$PID")
   out=$(RUN="$3" wrk -t2 -c"$CONNECTIONS" -d"$WINDOW"s -s "bench/lua/$2.lua" "$URL")
   after=$(jvm_cpu_ms "$PID")
   jit_after=$(jvm_jit_ms "$PID")
+  sys_after=$(jvm_sys_ms "$PID")
   requests=$(echo "$out" | sed -n 's/^ *\([0-9]*\) requests in.*/\1/p')
   awk -v l="$1" -v r="$requests" -v c="$((after - before))" -v j="$((jit_after - jit_before))" \
-    'BEGIN { printf "%s %d %d %d %.3f %.3f\n", l, r, c, j, c / r, (c - j) / r }'
+    -v k="$((sys_after - sys_before))" \
+    'BEGIN { printf "%s %d %d %d %.3f %.3f %.2f\n", l, r, c, j, c / r, (c - j) / r, k / c }'
 }
 
 results=$(mktemp)
@@ -96,7 +105,7 @@ if [ -n "$JFR_DIR" ]; then
     jfr_summary "$JFR_DIR/$scenario.jfr" > "$JFR_DIR/$scenario.md"
   done
 fi
-echo "scenario requests jvm_cpu_ms jit_ms ms_per_request ms_per_request_without_jit"
+echo "scenario requests jvm_cpu_ms jit_ms ms_per_request ms_per_request_without_jit kernel_share"
 cat "$results"
 for scenario in new replay refund; do
   for column in 5 6; do

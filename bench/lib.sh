@@ -5,6 +5,11 @@ jvm_cpu_ms() {
   awk -v hz="$(getconf CLK_TCK)" '{ printf "%d\n", ($14 + $15) * 1000 / hz }' "/proc/$1/stat"
 }
 
+# jvm_sys_ms PID: the part of jvm_cpu_ms spent in the kernel (stime).
+jvm_sys_ms() {
+  awk -v hz="$(getconf CLK_TCK)" '{ printf "%d\n", $15 * 1000 / hz }' "/proc/$1/stat"
+}
+
 # jvm_jit_ms PID: CPU time (milliseconds) the JVM's JIT compiler threads have used so far, a
 # warm-up cost that a long-running server no longer pays: subtracted, it makes short
 # measurements on a busy machine comparable. Threads that ended are not counted.

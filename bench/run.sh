@@ -198,6 +198,9 @@ REFUND_PAYMENTS="$RAW/refund-payments.txt"
 sql "SELECT id FROM payments WHERE client_id = '$CLIENT_ID' AND status = 'SUCCEEDED' ORDER BY id" > "$REFUND_PAYMENTS"
 export REFUND_PAYMENTS
 echo "Refunds: new refunds, refund replays and the no-database baseline, $PAIRS rounds ($(wc -l < "$REFUND_PAYMENTS") payments to refund)"
+# The warm-up above ran payments only: one window of new refunds, not measured, so that the first
+# measured one does not pay the refund path's JIT compilation (a long-running server has paid it).
+LOADGEN_CPU=/dev/null RUN="rwarm" wrk_run new-refunds 32 "$WINDOW" > "$RAW/warmup-refunds.txt" 2>&1
 for i in $(seq 1 "$PAIRS"); do
   RUN="rnew$i" window "refund-new-$i" refund-new wrk_run new-refunds 32 "$WINDOW"
   REPLAY_RUN="rnew1" RUN="x" window "refund-replay-$i" refund-replay wrk_run refund-replays 32 "$WINDOW"
