@@ -1,5 +1,7 @@
 package dev.payonce.payment;
 
+import java.time.Instant;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,9 +20,27 @@ import org.jspecify.annotations.Nullable;
  * answer named it while the payment is still {@code PENDING} (docs/design.md section 5),
  * else {@code null}: a lookup then reads that charge by id, which is consistent, instead
  * of searching
+ * @param createdAt when the payment was created: no charge call for it was sent before
+ * this instant, so a lookup that proves absence need only read the provider's charges
+ * created since then (allowing for clock skew, docs/design.md section 5)
  */
 public record ChargeRequest(PaymentId paymentId, String providerIdempotencyKey, Money amount, String paymentMethod,
-		String orderId, @Nullable String providerReference) {
+		String orderId, @Nullable String providerReference, Instant createdAt) {
+
+	/**
+	 * A charge whose payment's creation time is not known: a lookup that proves absence
+	 * then reads every charge the provider holds (from {@link Instant#EPOCH}).
+	 * @param paymentId Payonce's payment id
+	 * @param providerIdempotencyKey the provider idempotency key
+	 * @param amount the amount in minor units
+	 * @param paymentMethod the provider's payment method token
+	 * @param orderId the client's order id
+	 * @param providerReference the provider's id of the charge, or {@code null}
+	 */
+	public ChargeRequest(PaymentId paymentId, String providerIdempotencyKey, Money amount, String paymentMethod,
+			String orderId, @Nullable String providerReference) {
+		this(paymentId, providerIdempotencyKey, amount, paymentMethod, orderId, providerReference, Instant.EPOCH);
+	}
 
 	/**
 	 * A charge whose provider reference is not known.
@@ -32,7 +52,7 @@ public record ChargeRequest(PaymentId paymentId, String providerIdempotencyKey, 
 	 */
 	public ChargeRequest(PaymentId paymentId, String providerIdempotencyKey, Money amount, String paymentMethod,
 			String orderId) {
-		this(paymentId, providerIdempotencyKey, amount, paymentMethod, orderId, null);
+		this(paymentId, providerIdempotencyKey, amount, paymentMethod, orderId, null, Instant.EPOCH);
 	}
 
 }

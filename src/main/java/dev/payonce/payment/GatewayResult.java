@@ -17,7 +17,8 @@ public sealed interface GatewayResult {
 	}
 
 	/**
-	 * The provider refused the payment method or the amount; final.
+	 * The provider refused the payment method or the amount, or refused the request for
+	 * good (an answer no retry can change, docs/design.md section 5); final.
 	 *
 	 * @param providerReference the provider's id of the declined charge
 	 * @param declineCode the provider's reason, for example {@code card_declined}
@@ -26,8 +27,10 @@ public sealed interface GatewayResult {
 	}
 
 	/**
-	 * The provider refused before processing (connection refused, rate limited,
-	 * authentication): nothing was charged.
+	 * The provider refused this call before processing it (connection refused, rate
+	 * limited, authentication): this call moved no money. An earlier call for the same
+	 * payment may have; a lookup's {@code NotAttempted} means the provider has no charge
+	 * (see {@link PaymentGateway#lookup}).
 	 *
 	 * @param reason a short internal reason, for logs only
 	 */

@@ -264,7 +264,7 @@ public class Payment implements Persistable<UUID> {
 	 */
 	public ChargeRequest chargeRequest() {
 		return new ChargeRequest(id(), id().providerIdempotencyKey(this.providerKeyGeneration), amount(),
-				this.paymentMethod, this.orderId, this.providerReference);
+				this.paymentMethod, this.orderId, this.providerReference, createdAt());
 	}
 
 	public PaymentId id() {

@@ -33,13 +33,14 @@ public sealed interface PaymentOutcome {
 	}
 
 	/**
-	 * The provider refused before charging (nothing was charged) or its outcome is
+	 * The provider refused this attempt before processing it (an earlier attempt may
+	 * still have charged, so no answer says nothing was charged) or its outcome is
 	 * unknown: 503. The payment stays {@code PENDING}; a retry with the same key resolves
 	 * it without a second charge.
 	 *
 	 * @param paymentId the payment the retry will resolve
 	 * @param retryAfter when to retry
-	 * @param outcomeUnknown {@code true} if the provider may have charged
+	 * @param outcomeUnknown {@code true} if this attempt may have charged
 	 */
 	record Unresolved(PaymentId paymentId, Duration retryAfter, boolean outcomeUnknown) implements PaymentOutcome {
 	}

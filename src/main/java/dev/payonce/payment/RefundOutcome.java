@@ -38,7 +38,7 @@ public sealed interface RefundOutcome {
 	}
 
 	/**
-	 * The payment is not SUCCEEDED, so nothing was charged that could be refunded.
+	 * The payment is not SUCCEEDED, so it has no settled charge to refund.
 	 *
 	 * @param status the payment's status
 	 */

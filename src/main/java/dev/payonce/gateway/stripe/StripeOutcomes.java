@@ -3,11 +3,12 @@ package dev.payonce.gateway.stripe;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
+import java.util.Set;
 
 import com.stripe.exception.ApiConnectionException;
-import com.stripe.exception.ApiException;
 import com.stripe.exception.CardException;
 import com.stripe.exception.IdempotencyException;
+import com.stripe.exception.InvalidRequestException;
 import com.stripe.exception.RateLimitException;
 import com.stripe.exception.StripeException;
 import com.stripe.model.PaymentIntent;
@@ -47,15 +48,33 @@ import dev.payonce.payment.GatewayResult;
  * <td>refused before processing, not saved</td>
  * </tr>
  * <tr>
- * <td>409 {@code idempotency_key_in_use}</td>
- * <td>NotAttempted</td>
- * <td>a concurrent request with the key is running; this one did nothing and is not
- * saved</td>
+ * <td>409 ({@code idempotency_key_in_use}, or any other conflict)</td>
+ * <td>Unknown</td>
+ * <td>another request with the key is executing ("the request conflicted with another
+ * that was executing concurrently", https://docs.stripe.com/api/idempotent_requests):
+ * this one did nothing, but the one executing may charge a moment later, so the outcome
+ * of the payment is not known</td>
  * </tr>
  * <tr>
- * <td>400/401/403/404 other than {@code idempotency_error}</td>
+ * <td>400 whose code is in {@link #PERMANENT_REFUSALS} ({@code amount_too_large},
+ * {@code charge_disputed}, ...), or {@code resource_missing} of the
+ * {@code payment_method}</td>
+ * <td>Declined, with the code as the decline code</td>
+ * <td>a refusal of this request that no retry can change
+ * (https://docs.stripe.com/error-codes): final, so a refund's reservation is given back
+ * at once and a payment never walks through key generations; a 400 is not saved under the
+ * key, so nothing executed under it</td>
+ * </tr>
+ * <tr>
+ * <td>400 {@code parameter_missing}, {@code parameter_unknown},
+ * {@code parameter_invalid_*}</td>
+ * <td>NotAttempted, logged at ERROR</td>
+ * <td>Payonce sent a request Stripe's API does not accept: a bug in Payonce</td>
+ * </tr>
+ * <tr>
+ * <td>other 400, 401/403/404 other than {@code idempotency_error}</td>
  * <td>NotAttempted</td>
- * <td>validation, authentication or permission: nothing was charged</td>
+ * <td>validation, authentication or permission: this request did nothing</td>
  * </tr>
  * <tr>
  * <td>connection refused, unknown host</td>
@@ -94,6 +113,20 @@ final class StripeOutcomes {
 	private static final Logger log = LoggerFactory.getLogger(StripeOutcomes.class);
 
 	private static final String NO_REFERENCE = "none";
+
+	/**
+	 * Stripe error codes of a 400 that refuse the request itself for good, from Stripe's
+	 * error-codes page (https://docs.stripe.com/error-codes): the amount is above the
+	 * maximum or below the minimum allowed ({@code amount_too_large},
+	 * {@code amount_too_small}, {@code invalid_charge_amount}; for a refund,
+	 * {@code amount_too_large} is a refund above what is left of the charge at Stripe),
+	 * the charge was already refunded ({@code charge_already_refunded}) or charged back
+	 * ({@code charge_disputed}), the payment method was never activated
+	 * ({@code payment_method_unactivated}). The same request gets the same answer however
+	 * often it is sent.
+	 */
+	static final Set<String> PERMANENT_REFUSALS = Set.of("amount_too_large", "amount_too_small",
+			"invalid_charge_amount", "charge_already_refunded", "charge_disputed", "payment_method_unactivated");
 
 	private StripeOutcomes() {
 	}
@@ -171,11 +204,35 @@ final class StripeOutcomes {
 			return new GatewayResult.Unknown("stripe " + status + " " + code + (replayed(failure) ? " replayed" : ""),
 					namedObject(failure.getStripeError()), replayed(failure));
 		}
-		if (failure instanceof ApiException && status == 409) {
-			// idempotency_key_in_use, or another conflict: nothing done by this request.
-			return new GatewayResult.NotAttempted("stripe 409 " + code);
+		if (status == 409) {
+			// idempotency_key_in_use: this request did nothing, but the one executing
+			// under the key may charge; what happened is learned by a retry or lookup.
+			return new GatewayResult.Unknown("stripe 409 " + code);
+		}
+		if (status == 400 && permanent(failure, code)) {
+			return new GatewayResult.Declined(NO_REFERENCE, code);
+		}
+		if (status == 400 && code.startsWith("parameter_")) {
+			log.error("Stripe refused a request Payonce built ({} {}, request {}): a bug in Payonce; not attempted",
+					status, code, failure.getRequestId());
 		}
 		return new GatewayResult.NotAttempted("stripe " + status + " " + code);
+	}
+
+	/**
+	 * Whether a 400 refuses the request for good: a code of {@link #PERMANENT_REFUSALS},
+	 * or a payment method that does not exist ({@code resource_missing} of
+	 * {@code payment_method}: the client's token names nothing at Stripe).
+	 */
+	private static boolean permanent(StripeException failure, String code) {
+		if (PERMANENT_REFUSALS.contains(code)) {
+			return true;
+		}
+		String param = (failure instanceof InvalidRequestException invalid) ? invalid.getParam() : null;
+		if (param == null && failure.getStripeError() != null) {
+			param = failure.getStripeError().getParam();
+		}
+		return "resource_missing".equals(code) && "payment_method".equals(param);
 	}
 
 	/**

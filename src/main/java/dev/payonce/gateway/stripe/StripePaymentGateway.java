@@ -1,6 +1,7 @@
 package dev.payonce.gateway.stripe;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -14,6 +15,7 @@ import com.stripe.model.StripeCollection;
 import com.stripe.net.RequestOptions;
 import com.stripe.param.PaymentIntentCreateParams;
 import com.stripe.param.PaymentIntentCreateParams.AutomaticPaymentMethods;
+import com.stripe.param.PaymentIntentListParams;
 import com.stripe.param.PaymentIntentSearchParams;
 import com.stripe.param.RefundCreateParams;
 import com.stripe.param.RefundListParams;
@@ -47,10 +49,16 @@ import dev.payonce.payment.RefundRequest;
  * <p>
  * A lookup of a payment whose PaymentIntent Stripe already named (its provider reference,
  * kept while the payment is pending) retrieves it by id, which is consistent. Otherwise
- * it searches PaymentIntents by {@code metadata['payonce_payment_id']}, which finds the
- * charge whatever provider key generation made it. Search is eventually consistent, so an
- * empty result is proof only {@link #lookupSettleTime()} after the last create call that
- * could have made one (docs/design.md section 5). Any failure of a lookup is
+ * it first searches PaymentIntents by {@code metadata['payonce_payment_id']}, which finds
+ * the charge whatever provider key generation made it, cheaply, once Search has caught
+ * up. Search is eventually consistent ("Don't use search for read-after-write flows [...]
+ * Propagation of new or updated data could be delayed during an outage",
+ * https://docs.stripe.com/search#data-freshness), so an empty search result proves
+ * nothing: absence is proven only by listing PaymentIntents ({@code GET
+ * /v1/payment_intents}, which Stripe names as the read-after-write source on that page)
+ * created since the payment was created less {@link #CLOCK_SKEW}, every page to the end,
+ * and finding none whose metadata carries the payment id (docs/design.md section 5). Any
+ * failure of a lookup, or a list longer than {@link #MAX_LIST_PAGES} pages, is
  * {@link GatewayResult.Unknown}, never "not found".
  *
  * <p>
@@ -76,6 +84,22 @@ class StripePaymentGateway implements PaymentGateway {
 
 	/** The most refunds one lookup reads of a PaymentIntent (Stripe's page limit). */
 	private static final long REFUND_PAGE = 100;
+
+	/** The most objects one list page holds (Stripe's limit, 1 to 100). */
+	static final long LIST_PAGE = 100;
+
+	/**
+	 * The most pages a proof of absence reads: 10,000 PaymentIntents created since the
+	 * payment. A busier account gets {@link GatewayResult.Unknown} instead of a proof,
+	 * and the payment waits for Search or the give-up window rather than a new key.
+	 */
+	static final int MAX_LIST_PAGES = 100;
+
+	/**
+	 * How far Stripe's clock may run behind Payonce's: the list of a proof of absence
+	 * starts this long before the payment was created.
+	 */
+	static final Duration CLOCK_SKEW = Duration.ofMinutes(5);
 
 	private static final Logger log = LoggerFactory.getLogger(StripePaymentGateway.class);
 
@@ -154,9 +178,60 @@ class StripePaymentGateway implements PaymentGateway {
 		catch (StripeException ex) {
 			return new GatewayResult.Unknown("stripe search failed: " + ex.getStatusCode() + " " + ex.getCode());
 		}
-		if (found.isEmpty()) {
-			return new GatewayResult.NotAttempted("no PaymentIntent carries this payment id");
+		// Search lags behind Stripe's writes: an empty answer is no proof; a list is.
+		return found.isEmpty() ? list(request) : best(request, found);
+	}
+
+	/**
+	 * The consistent proof of absence: every PaymentIntent created since the payment was
+	 * created (less {@link #CLOCK_SKEW}), newest first, page after page with
+	 * {@code starting_after} until {@code has_more} is false
+	 * (https://docs.stripe.com/api/payment_intents/list,
+	 * https://docs.stripe.com/api/pagination), filtered by the payment id in the
+	 * metadata.
+	 */
+	private GatewayResult list(ChargeRequest request) {
+		long since = Math.max(0, request.createdAt().minus(CLOCK_SKEW).getEpochSecond());
+		String paymentId = request.paymentId().toString();
+		List<PaymentIntent> found = new ArrayList<>();
+		String after = null;
+		for (int page = 0; page < MAX_LIST_PAGES; page++) {
+			PaymentIntentListParams.Builder params = PaymentIntentListParams.builder()
+				.setCreated(PaymentIntentListParams.Created.builder().setGte(since).build())
+				.setLimit(LIST_PAGE);
+			if (after != null) {
+				params.setStartingAfter(after);
+			}
+			StripeCollection<PaymentIntent> intents;
+			try {
+				intents = this.stripe.v1().paymentIntents().list(params.build());
+			}
+			catch (StripeException ex) {
+				return new GatewayResult.Unknown("stripe list failed: " + ex.getStatusCode() + " " + ex.getCode());
+			}
+			List<PaymentIntent> data = (intents.getData() != null) ? intents.getData() : List.of();
+			data.stream()
+				.filter((intent) -> intent.getMetadata() != null
+						&& paymentId.equals(intent.getMetadata().get(PAYMENT_ID_METADATA)))
+				.forEach(found::add);
+			if (!Boolean.TRUE.equals(intents.getHasMore())) {
+				return found.isEmpty()
+						? new GatewayResult.NotAttempted(
+								"no PaymentIntent created since the payment carries its id (listed to the end)")
+						: best(request, found);
+			}
+			if (data.isEmpty()) {
+				return new GatewayResult.Unknown("stripe list page empty but has_more: no proof");
+			}
+			after = data.get(data.size() - 1).getId();
 		}
+		log.warn("Payment {}: more than {} pages of PaymentIntents since it was created; no proof of absence",
+				paymentId, MAX_LIST_PAGES);
+		return new GatewayResult.Unknown("too many PaymentIntents since the payment to list to the end");
+	}
+
+	/** The outcome of the PaymentIntents that carry the payment id: the money wins. */
+	private static GatewayResult best(ChargeRequest request, List<PaymentIntent> found) {
 		if (found.size() > 1) {
 			log.error("Stripe has {} PaymentIntents for payment {}: more than one provider key generation charged",
 					found.size(), request.paymentId());

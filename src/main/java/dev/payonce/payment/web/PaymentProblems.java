@@ -52,7 +52,7 @@ final class PaymentProblems {
 	static ApiProblem providerUnavailable(PaymentId paymentId, Duration retryAfter) {
 		return new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "payment-provider-unavailable",
 				"Payment provider unavailable",
-				"The payment provider could not take the payment; nothing was charged. Retrying with the same Idempotency-Key is safe.")
+				"The payment provider refused this attempt before processing it. Retrying with the same Idempotency-Key is safe and resolves the payment without a second charge.")
 			.with("paymentId", paymentId.toString())
 			.retryAfter(retryAfter);
 	}
@@ -80,7 +80,7 @@ final class PaymentProblems {
 	static ApiProblem refundProviderUnavailable(RefundId refundId, Duration retryAfter) {
 		return new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "refund-provider-unavailable",
 				"Refund provider unavailable",
-				"The payment provider could not take the refund; nothing was refunded. Retrying with the same Idempotency-Key is safe.")
+				"The payment provider refused this attempt before processing it. Retrying with the same Idempotency-Key is safe and resolves the refund without a second refund.")
 			.with("refundId", refundId.toString())
 			.retryAfter(retryAfter);
 	}

@@ -55,7 +55,7 @@ final class ProblemExamples {
 
 	static final String PROVIDER_UNAVAILABLE = "{\"type\":\"" + BASE
 			+ "payment-provider-unavailable\",\"title\":\"Payment provider unavailable\",\"status\":503,"
-			+ "\"detail\":\"The payment provider could not take the payment; nothing was charged. Retrying with the same Idempotency-Key is safe.\","
+			+ "\"detail\":\"The payment provider refused this attempt before processing it. Retrying with the same Idempotency-Key is safe and resolves the payment without a second charge.\","
 			+ "\"instance\":\"/payments\",\"paymentId\":\"6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a\"}";
 
 	static final String OUTCOME_UNKNOWN = "{\"type\":\"" + BASE
@@ -92,7 +92,7 @@ final class ProblemExamples {
 
 	static final String REFUND_PROVIDER_UNAVAILABLE = "{\"type\":\"" + BASE
 			+ "refund-provider-unavailable\",\"title\":\"Refund provider unavailable\",\"status\":503,"
-			+ "\"detail\":\"The payment provider could not take the refund; nothing was refunded. Retrying with the same Idempotency-Key is safe.\","
+			+ "\"detail\":\"The payment provider refused this attempt before processing it. Retrying with the same Idempotency-Key is safe and resolves the refund without a second refund.\","
 			+ "\"instance\":\"/payments/6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a/refunds\",\"refundId\":\"0f4b7d52-7f1e-4d0e-9b1a-2c3d4e5f6a7b\"}";
 
 	static final String REFUND_OUTCOME_UNKNOWN = "{\"type\":\"" + BASE

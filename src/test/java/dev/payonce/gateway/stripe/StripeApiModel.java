@@ -2,10 +2,12 @@ package dev.payonce.gateway.stripe;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -51,12 +53,31 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code insufficient_funds} (402 {@code card_error}, a PaymentIntent in
  * {@code requires_payment_method}); any other is charged.</li>
  * <li>{@code GET /v1/payment_intents/search}: by {@code metadata['key']:'value'}, and
- * eventually consistent: an intent is searchable {@code searchLag} after it was created.
- * {@code GET /v1/payment_intents/{id}} reads an intent at once.</li>
+ * eventually consistent: an intent is searchable {@code searchLag} after it was created
+ * ("Don't use search for read-after-write flows [...] Propagation of new or updated data
+ * could be delayed during an outage", https://docs.stripe.com/search#data-freshness); the
+ * lag is a parameter ({@link #searchLag(Duration)}), and may be longer than any window
+ * Payonce waits. {@code GET /v1/payment_intents/{id}} reads an intent at once.</li>
+ * <li>{@code GET /v1/payment_intents}: consistent (the list APIs "aren't subject to the
+ * availability delay", same page), filtered by {@code created[gte|gt|lte|lt]} in Unix
+ * seconds, newest first, {@code limit} 1 to 100 (default 10), paginated by
+ * {@code starting_after} with {@code has_more}
+ * (https://docs.stripe.com/api/payment_intents/list,
+ * https://docs.stripe.com/api/pagination). {@code created} is read from the model's own
+ * clock ({@link #clock(Clock)}).</li>
+ * <li>Amounts Stripe refuses for good, answered {@code 400 invalid_request_error} and not
+ * saved: below the minimum charge amount (50 minor units, as for USD and EUR) is
+ * {@code amount_too_small}, more than eight digits is {@code amount_too_large}
+ * (https://docs.stripe.com/currencies#minimum-and-maximum-charge-amounts); a payment
+ * method that is not a {@code pm_} token is {@code resource_missing} of
+ * {@code payment_method} (https://docs.stripe.com/error-codes).</li>
  * <li>{@code POST /v1/refunds} of a PaymentIntent, with the same idempotency semantics as
- * a create (a saved 500 included); a refund over what is left of the intent is
- * {@code 400 amount_too_large} and not saved. {@code GET /v1/refunds?payment_intent=}
- * lists an intent's refunds at once (a list reads Stripe's own writes).</li>
+ * a create (a saved 500 included); a refund over what is left of the intent (refunds made
+ * outside Payonce count, {@link #refundOutsidePayonce}) is {@code 400 amount_too_large}
+ * and a refund of a disputed intent ({@link #dispute}) {@code 400 charge_disputed}, both
+ * not saved (https://docs.stripe.com/error-codes).
+ * {@code GET /v1/refunds?payment_intent=} lists an intent's refunds at once (a list reads
+ * Stripe's own writes).</li>
  * </ul>
  * Faults are planned per order id (the PaymentIntent's description) for charges and per
  * PaymentIntent id for refunds, one per create call, or drawn at random for a soak
@@ -136,7 +157,15 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 
 	private final AtomicLong ids = new AtomicLong();
 
-	private final Duration searchLag;
+	private volatile Duration searchLag;
+
+	private volatile Clock clock = Clock.systemUTC();
+
+	private volatile boolean listFails;
+
+	private final List<String> listCursors = new ArrayList<>();
+
+	private final List<String> disputed = new ArrayList<>();
 
 	private final int timeoutDelayMillis;
 
@@ -258,6 +287,63 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 		return List.copyOf(this.createKeys);
 	}
 
+	/** From now on, a PaymentIntent is searchable this long after it was created. */
+	void searchLag(Duration lag) {
+		this.searchLag = lag;
+	}
+
+	/** The clock Stripe stamps {@code created} with, and search lag is measured by. */
+	void clock(Clock clock) {
+		this.clock = clock;
+	}
+
+	/** From now on, every list of PaymentIntents fails with a 500 (or works again). */
+	void failLists(boolean fails) {
+		this.listFails = fails;
+	}
+
+	/**
+	 * The {@code starting_after} cursor of every list of PaymentIntents received, in
+	 * order ({@code ""} for a first page).
+	 */
+	synchronized List<String> listCursors() {
+		return List.copyOf(this.listCursors);
+	}
+
+	/**
+	 * Creates PaymentIntents of other payments (another client's, a Dashboard charge)
+	 * directly, as if made now: succeeded, without Payonce's metadata.
+	 */
+	synchronized void createForeignIntents(int count) {
+		for (int i = 0; i < count; i++) {
+			this.intents.add(new Intent(nextIntentId(), null, 100, "usd", "succeeded", null, this.clock.instant()));
+		}
+	}
+
+	/**
+	 * Refunds part of a PaymentIntent as the Dashboard would: no Payonce metadata, no
+	 * idempotency key.
+	 */
+	synchronized void refundOutsidePayonce(String intentId, long amount) {
+		Intent intent = this.intents.stream()
+			.filter((candidate) -> candidate.id().equals(intentId))
+			.findFirst()
+			.orElseThrow();
+		this.refunds.add(new RefundEntry("re_" + Long.toString(1_000_000 + this.ids.incrementAndGet(), 36), intentId,
+				null, amount, intent.currency(), null, this.clock.instant()));
+	}
+
+	/**
+	 * The customer disputed this PaymentIntent's charge: Stripe refuses refunds of it.
+	 */
+	synchronized void dispute(String intentId) {
+		this.disputed.add(intentId);
+	}
+
+	private String nextIntentId() {
+		return "pi_" + Long.toString(1_000_000 + this.ids.incrementAndGet(), 36);
+	}
+
 	@Override
 	public ResponseDefinition transform(ServeEvent event) {
 		Request request = event.getRequest();
@@ -270,6 +356,10 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 		}
 		if (request.getMethod().equals(RequestMethod.GET) && path.equals("/v1/refunds")) {
 			return listRefunds(request.queryParameter("payment_intent").firstValue());
+		}
+		if (request.getMethod().equals(RequestMethod.GET) && path.equals("/v1/payment_intents")) {
+			String url = request.getUrl();
+			return listIntents(form(url.contains("?") ? url.substring(url.indexOf('?') + 1) : ""));
 		}
 		if (request.getMethod().equals(RequestMethod.GET) && path.equals("/v1/payment_intents/search")) {
 			return search(request.queryParameter("query").firstValue());
@@ -362,6 +452,17 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 			return new SavedRequest(params, 500, apiError(), false);
 		}
 		String method = params.getOrDefault("payment_method", "");
+		long amount = Long.parseLong(params.getOrDefault("amount", "0"));
+		if (amount < 50 || amount > 99_999_999) {
+			return new SavedRequest(params, 400,
+					errorBody("invalid_request_error", (amount < 50) ? "amount_too_small" : "amount_too_large"), false);
+		}
+		if (!method.startsWith("pm_")) {
+			return new SavedRequest(params, 400,
+					JSON.writeValueAsString(Map.of("error", Map.of("type", "invalid_request_error", "code",
+							"resource_missing", "param", "payment_method", "message", "Modelled"))),
+					false);
+		}
 		String declineCode = switch (method) {
 			case "pm_card_chargeDeclined" -> "generic_decline";
 			case "pm_card_chargeDeclinedInsufficientFunds" -> "insufficient_funds";
@@ -369,9 +470,9 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 		};
 		String status = (declineCode != null) ? "requires_payment_method"
 				: (fault == StripeFault.PROCESSING) ? "processing" : "succeeded";
-		Intent intent = new Intent("pi_" + Long.toString(1_000_000 + this.ids.incrementAndGet(), 36),
-				params.get("metadata[payonce_payment_id]"), Long.parseLong(params.get("amount")),
-				params.get("currency"), status, declineCode, Instant.now());
+		Intent intent = new Intent(nextIntentId(), params.get("metadata[payonce_payment_id]"),
+				Long.parseLong(params.get("amount")), params.get("currency"), status, declineCode,
+				this.clock.instant());
 		synchronized (this) {
 			this.intents.add(intent);
 		}
@@ -410,6 +511,9 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 				.filter((entry) -> entry.intentId().equals(intentId))
 				.mapToLong(RefundEntry::amount)
 				.sum();
+			if (this.disputed.contains(intentId)) {
+				return new SavedRequest(params, 400, errorBody("invalid_request_error", "charge_disputed"), false);
+			}
 			if (amount <= 0 || amount > intent.get().amount() - refunded) {
 				return new SavedRequest(params, 400, errorBody("invalid_request_error", "amount_too_large"), false);
 			}
@@ -418,7 +522,7 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 			}
 			refund = new RefundEntry("re_" + Long.toString(1_000_000 + this.ids.incrementAndGet(), 36), intentId,
 					params.get("metadata[payonce_refund_id]"), amount, intent.get().currency(), params.get("reason"),
-					Instant.now());
+					this.clock.instant());
 			this.refunds.add(refund);
 		}
 		if (fault == StripeFault.SERVER_ERROR_AFTER_CHARGE || fault == StripeFault.SERVER_ERROR_NAMING_INTENT) {
@@ -473,7 +577,7 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 		if (!matcher.matches()) {
 			return error(400, "invalid_request_error", "parameter_invalid", "query").build();
 		}
-		Instant searchable = Instant.now().minus(this.searchLag);
+		Instant searchable = this.clock.instant().minus(this.searchLag);
 		List<Map<String, Object>> found;
 		synchronized (this) {
 			this.searchedPaymentIds.add(matcher.group(2));
@@ -491,6 +595,61 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 		result.put("next_page", null);
 		result.put("data", found);
 		return json(200, result);
+	}
+
+	private ResponseDefinition listIntents(Map<String, String> query) {
+		synchronized (this) {
+			this.listCursors.add(query.getOrDefault("starting_after", ""));
+		}
+		if (this.listFails) {
+			return error(500, "api_error", null, null).build();
+		}
+		int limit = Integer.parseInt(query.getOrDefault("limit", "10"));
+		if (limit < 1 || limit > 100) {
+			return error(400, "invalid_request_error", "parameter_invalid_integer", "limit").build();
+		}
+		List<Intent> window;
+		synchronized (this) {
+			// Newest first; ids grow with creation, so they order intents created in the
+			// same second.
+			window = this.intents.stream()
+				.filter((intent) -> inCreatedRange(intent.createdAt().getEpochSecond(), query))
+				.sorted(Comparator.comparing((Intent intent) -> intent.createdAt().getEpochSecond())
+					.thenComparing((Intent intent) -> Long.parseLong(intent.id().substring(3), 36))
+					.reversed())
+				.toList();
+		}
+		String after = query.get("starting_after");
+		int from = 0;
+		if (after != null) {
+			from = -1;
+			for (int i = 0; i < window.size(); i++) {
+				if (window.get(i).id().equals(after)) {
+					from = i + 1;
+				}
+			}
+			if (from < 0) {
+				return error(400, "invalid_request_error", "resource_missing", "starting_after").build();
+			}
+		}
+		List<Intent> page = window.subList(from, Math.min(window.size(), from + limit));
+		Map<String, Object> result = new LinkedHashMap<>();
+		result.put("object", "list");
+		result.put("url", "/v1/payment_intents");
+		result.put("has_more", from + page.size() < window.size());
+		result.put("data", page.stream().map(Intent::json).toList());
+		return json(200, result);
+	}
+
+	private static boolean inCreatedRange(long created, Map<String, String> query) {
+		return bound(query, "created[gte]").map((gte) -> created >= gte).orElse(true)
+				&& bound(query, "created[gt]").map((gt) -> created > gt).orElse(true)
+				&& bound(query, "created[lte]").map((lte) -> created <= lte).orElse(true)
+				&& bound(query, "created[lt]").map((lt) -> created < lt).orElse(true);
+	}
+
+	private static Optional<Long> bound(Map<String, String> query, String name) {
+		return Optional.ofNullable(query.get(name)).map(Long::parseLong);
 	}
 
 	private ResponseDefinition retrieve(String id) {

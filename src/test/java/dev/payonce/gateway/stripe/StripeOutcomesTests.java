@@ -16,6 +16,12 @@ import com.stripe.exception.InvalidRequestException;
 import com.stripe.exception.RateLimitException;
 import com.stripe.model.PaymentIntent;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.payonce.payment.ChargeRequest;
 import dev.payonce.payment.GatewayResult;
@@ -28,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The Stripe answer to {@link GatewayResult} table, one row a test, and the adapter
  * against an address where nothing listens.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class StripeOutcomesTests {
 
 	@Test
@@ -56,9 +63,11 @@ class StripeOutcomesTests {
 	}
 
 	@Test
-	void keyInUseIsNotAttempted() {
-		assertThat(StripeOutcomes.ofCharge(new ApiException("in use", "req_3", "idempotency_key_in_use", 409, null)))
-			.isInstanceOf(GatewayResult.NotAttempted.class);
+	void keyInUseIsAnUnknownOutcomeBecauseTheRequestExecutingUnderTheKeyMayCharge() {
+		GatewayResult result = StripeOutcomes
+			.ofCharge(new ApiException("in use", "req_3", "idempotency_key_in_use", 409, null));
+
+		assertThat(result).isEqualTo(new GatewayResult.Unknown("stripe 409 idempotency_key_in_use", null, false));
 	}
 
 	@Test
@@ -73,11 +82,41 @@ class StripeOutcomesTests {
 			.isInstanceOf(GatewayResult.Unknown.class);
 	}
 
+	@ParameterizedTest
+	@FieldSource("dev.payonce.gateway.stripe.StripeOutcomes#PERMANENT_REFUSALS")
+	void permanentRefusalIsDeclinedWithStripesCodeSoNoRetryOrNewKeyFollows(String code) {
+		GatewayResult result = StripeOutcomes
+			.ofCharge(new InvalidRequestException("refused", "amount", "req_6", code, 400, null));
+
+		assertThat(result).isEqualTo(new GatewayResult.Declined("none", code));
+	}
+
 	@Test
-	void validationFailureIsNotAttempted() {
-		assertThat(StripeOutcomes
-			.ofCharge(new InvalidRequestException("bad", "payment_method", "req_6", "resource_missing", 400, null)))
-			.isInstanceOf(GatewayResult.NotAttempted.class);
+	void paymentMethodThatDoesNotExistIsDeclined() {
+		GatewayResult result = StripeOutcomes
+			.ofCharge(new InvalidRequestException("no such", "payment_method", "req_7", "resource_missing", 400, null));
+
+		assertThat(result).isEqualTo(new GatewayResult.Declined("none", "resource_missing"));
+	}
+
+	@Test
+	void otherValidationFailureIsNotAttempted() {
+		GatewayResult missingIntent = StripeOutcomes
+			.ofCharge(new InvalidRequestException("no such", "payment_intent", "req_8", "resource_missing", 400, null));
+		GatewayResult modes = StripeOutcomes
+			.ofCharge(new InvalidRequestException("test only", null, "req_9", "testmode_charges_only", 400, null));
+
+		assertThat(missingIntent).isInstanceOf(GatewayResult.NotAttempted.class);
+		assertThat(modes).isInstanceOf(GatewayResult.NotAttempted.class);
+	}
+
+	@Test
+	void requestStripeDoesNotAcceptIsNotAttemptedAndLoggedAsABug(CapturedOutput output) {
+		GatewayResult result = StripeOutcomes
+			.ofCharge(new InvalidRequestException("unknown", "foo", "req_10", "parameter_unknown", 400, null));
+
+		assertThat(result).isInstanceOf(GatewayResult.NotAttempted.class);
+		assertThat(output.getAll()).contains("ERROR").contains("parameter_unknown").contains("a bug in Payonce");
 	}
 
 	@Test

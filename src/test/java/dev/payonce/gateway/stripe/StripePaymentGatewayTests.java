@@ -2,6 +2,7 @@ package dev.payonce.gateway.stripe;
 
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Currency;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -18,13 +19,13 @@ import dev.payonce.payment.Money;
 import dev.payonce.payment.PaymentId;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The adapter alone against {@link StripeApiModel} over real HTTP (no database): two
- * requests with one key at once, a search that lags behind the charge, a saved 500 and
- * its replay (only the replay is marked), a 500 naming its PaymentIntent (retrieved by
- * id, never searched) and a PaymentIntent still processing.
+ * requests with one key at once (the second's outcome unknown), a search that lags behind
+ * the charge (a list finds it at once; only a list read to its end proves absence), a
+ * saved 500 and its replay (only the replay is marked), a 500 naming its PaymentIntent
+ * (retrieved by id, never searched) and a PaymentIntent still processing.
  */
 class StripePaymentGatewayTests {
 
@@ -40,7 +41,7 @@ class StripePaymentGatewayTests {
 	}
 
 	@Test
-	void requestWhileTheKeysFirstRequestExecutesIsNotAttemptedAndTheFirstChargesOnce() throws Exception {
+	void requestWhileTheKeysFirstRequestExecutesIsUnknownNotRefusedAndTheFirstChargesOnce() throws Exception {
 		ChargeRequest charge = charge();
 		CountDownLatch release = this.stripe.holdExecution();
 
@@ -54,22 +55,75 @@ class StripePaymentGatewayTests {
 		}
 		GatewayResult retry = this.gateway.charge(charge);
 
-		assertThat(concurrent).isInstanceOf(GatewayResult.NotAttempted.class);
+		assertThat(concurrent).as("409 idempotency_key_in_use: the charge under the key may succeed")
+			.isEqualTo(new GatewayResult.Unknown("stripe 409 idempotency_key_in_use"));
 		assertThat(first.get()).isInstanceOf(GatewayResult.Approved.class);
 		assertThat(retry).isEqualTo(first.get());
 		assertThat(this.stripe.chargesOf(charge.paymentId().toString())).isEqualTo(1);
 	}
 
 	@Test
-	void searchFindsTheChargeOnlyAfterItsLagWhichIsWhyEmptyIsNoProofAtOnce() {
+	void lookupFindsTheChargeAtOnceByListingWhileSearchLagsBehindIt() {
 		ChargeRequest charge = charge();
+		this.stripe.searchLag(Duration.ofMinutes(5));
 		GatewayResult charged = this.gateway.charge(charge);
 
 		GatewayResult atOnce = this.gateway.lookup(charge);
 
 		assertThat(charged).isInstanceOf(GatewayResult.Approved.class);
-		assertThat(atOnce).isInstanceOf(GatewayResult.NotAttempted.class);
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.gateway.lookup(charge).equals(charged));
+		assertThat(atOnce).isEqualTo(charged);
+		assertThat(this.stripe.searchedPaymentIds()).containsExactly(charge.paymentId().toString());
+		assertThat(this.stripe.listCursors()).isNotEmpty();
+	}
+
+	@Test
+	void lookupListsEveryPageToTheEndBeforeFindingTheChargeBehindOtherPayments() {
+		ChargeRequest charge = charge();
+		this.stripe.searchLag(Duration.ofMinutes(5));
+		GatewayResult charged = this.gateway.charge(charge);
+		this.stripe.createForeignIntents(250);
+
+		GatewayResult found = this.gateway.lookup(charge);
+
+		assertThat(found).isEqualTo(charged);
+		assertThat(this.stripe.listCursors()).as("three pages of 100, newest first").hasSize(3);
+	}
+
+	@Test
+	void lookupProvesNoChargeOnlyAfterListingEveryPageSinceThePaymentWasCreated() {
+		ChargeRequest charge = charge();
+		this.stripe.createForeignIntents(150);
+
+		GatewayResult notFound = this.gateway.lookup(charge);
+
+		assertThat(notFound).isInstanceOf(GatewayResult.NotAttempted.class);
+		assertThat(this.stripe.listCursors()).hasSize(2);
+	}
+
+	@Test
+	void lookupWhoseListFailsIsUnknownNeverNotFoundHoweverEmptyTheSearch() {
+		ChargeRequest charge = charge();
+		this.stripe.failLists(true);
+
+		GatewayResult unknown = this.gateway.lookup(charge);
+
+		assertThat(unknown).isInstanceOf(GatewayResult.Unknown.class);
+		assertThat(this.stripe.searchedPaymentIds()).containsExactly(charge.paymentId().toString());
+	}
+
+	@Test
+	void lookupListsOnlyPaymentIntentsCreatedSinceThePaymentLessTheClockSkew() {
+		ChargeRequest old = charge();
+		this.stripe.searchLag(Duration.ofMinutes(5));
+		this.gateway.charge(old);
+		ChargeRequest later = new ChargeRequest(old.paymentId(), old.providerIdempotencyKey(), old.amount(),
+				old.paymentMethod(), old.orderId(), null,
+				Instant.now().plus(StripePaymentGateway.CLOCK_SKEW).plusSeconds(60));
+
+		GatewayResult outsideTheWindow = this.gateway.lookup(later);
+
+		assertThat(outsideTheWindow).as("created before the window: not listed")
+			.isInstanceOf(GatewayResult.NotAttempted.class);
 	}
 
 	@Test
@@ -116,7 +170,7 @@ class StripePaymentGatewayTests {
 	private static ChargeRequest charge() {
 		PaymentId paymentId = PaymentId.random();
 		return new ChargeRequest(paymentId, paymentId.providerIdempotencyKey(1),
-				new Money(990, Currency.getInstance("USD")), "pm_card_visa", "order-" + paymentId);
+				new Money(990, Currency.getInstance("USD")), "pm_card_visa", "order-" + paymentId, null, Instant.now());
 	}
 
 }

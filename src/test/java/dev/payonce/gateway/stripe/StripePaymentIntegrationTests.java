@@ -5,6 +5,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -68,6 +69,12 @@ class StripePaymentIntegrationTests {
 		registry.add("payonce.gateway.stripe.api-base", stripe::baseUrl);
 	}
 
+	@BeforeEach
+	void stripeReadsTheSameClock() {
+		// Stripe stamps created with a clock that agrees with Payonce's, moved or not.
+		stripe.clock(this.clock);
+	}
+
 	@AfterAll
 	static void stopStripe() {
 		stripe.shutdown();
@@ -109,8 +116,54 @@ class StripePaymentIntegrationTests {
 	}
 
 	@Test
-	void keyInUseIsNotAttemptedAndTheRetryCharges() {
-		assertSettlesWithOneCharge(new Order(StripeFault.KEY_IN_USE), "/payment-provider-unavailable", 1);
+	void keyInUseIsAnUnknownOutcomeThatPromisesNothingAndTheRetryCharges() {
+		Order order = new Order(StripeFault.KEY_IN_USE);
+
+		Reply first = order.pay();
+
+		assertThat(first.problemType()).endsWith("/payment-outcome-unknown");
+		assertThat(first.field("detail")).doesNotContainIgnoringCase("nothing was charged")
+			.contains("same Idempotency-Key");
+		assertSettlesWithOneCharge(order, first);
+	}
+
+	@Test
+	void amountStripeRefusesForGoodIsAStoredDeclineReplayedWithoutANewKeyGeneration() {
+		Order order = new Order(StripeFault.NONE).amount(10);
+
+		Reply first = order.pay();
+		String paymentId = first.field("paymentId");
+		this.reconciler.reconcile();
+		Reply retry = order.pay();
+
+		assertThat(first.status()).isEqualTo(402);
+		assertThat(first.problemType()).endsWith("/payment-declined");
+		assertThat(first.field("declineCode")).isEqualTo("amount_too_small");
+		assertThat(retry.body()).isEqualTo(first.body());
+		assertThat(retry.header("Idempotent-Replayed")).contains("true");
+		assertThat(status(paymentId)).isEqualTo("DECLINED");
+		assertThat(generation(paymentId)).isEqualTo(1);
+		assertThat(stripe.createKeys()).containsOnlyOnce("payonce-payment-" + paymentId);
+		assertThat(stripe.intentsOf(paymentId)).isEmpty();
+	}
+
+	@Test
+	void amountAboveStripesMaximumIsDeclinedAsTooLarge() {
+		Reply first = new Order(StripeFault.NONE).amount(100_000_000).pay();
+
+		assertThat(first.status()).isEqualTo(402);
+		assertThat(first.field("declineCode")).isEqualTo("amount_too_large");
+	}
+
+	@Test
+	void paymentMethodStripeDoesNotKnowIsDeclinedNotRetriedForever() {
+		Reply first = new Order("card_not_a_payment_method").pay();
+		Reply retry = new Order("card_not_a_payment_method").pay();
+
+		assertThat(first.status()).isEqualTo(402);
+		assertThat(first.field("declineCode")).isEqualTo("resource_missing");
+		assertThat(retry.status()).isEqualTo(402);
+		assertThat(status(first.field("paymentId"))).isEqualTo("DECLINED");
 	}
 
 	@Test
@@ -306,6 +359,17 @@ class StripePaymentIntegrationTests {
 		assertThat(stripe.intentsOf(paymentId)).isEmpty();
 	}
 
+	private void assertSettlesWithOneCharge(Order order, Reply first) {
+		String paymentId = first.field("paymentId");
+
+		Reply retry = order.pay();
+
+		assertThat(first.status()).isEqualTo(503);
+		assertThat(retry.status()).isEqualTo(201);
+		assertThat(retry.field("id")).isEqualTo(paymentId);
+		assertThat(stripe.chargesOf(paymentId)).isEqualTo(1);
+	}
+
 	private void assertSettlesWithOneCharge(Order order, String firstProblem, int retries) {
 		Reply first = order.pay();
 		String paymentId = first.field("paymentId");
@@ -374,6 +438,8 @@ class StripePaymentIntegrationTests {
 
 		final String paymentMethod;
 
+		long amount = 1250;
+
 		Order(StripeFault... faults) {
 			this("pm_card_visa");
 			stripe.plan(this.orderId, faults);
@@ -383,10 +449,15 @@ class StripePaymentIntegrationTests {
 			this.paymentMethod = paymentMethod;
 		}
 
+		Order amount(long minorUnits) {
+			this.amount = minorUnits;
+			return this;
+		}
+
 		Reply pay() {
 			return new PaymentsApi(StripePaymentIntegrationTests.this.port).pay(this.key, """
-					{"orderId":"%s","amount":1250,"currency":"EUR","paymentMethod":"%s"}""".formatted(this.orderId,
-					this.paymentMethod));
+					{"orderId":"%s","amount":%d,"currency":"EUR","paymentMethod":"%s"}""".formatted(this.orderId,
+					this.amount, this.paymentMethod));
 		}
 
 	}

@@ -174,6 +174,60 @@ class StripeRefundIntegrationTests {
 		assertThat(stripe.refundsOf(paid.intentId)).hasSize(1);
 	}
 
+	@Test
+	void keyInUseRefundIsAnUnknownOutcomeThatPromisesNothingAndTheRetryRefundsOnce() {
+		Paid paid = new Paid();
+		stripe.plan(paid.intentId, StripeFault.KEY_IN_USE);
+
+		Reply first = paid.refund("{\"amount\":300}");
+		Reply retry = paid.refund("{\"amount\":300}");
+
+		assertThat(first.status()).isEqualTo(503);
+		assertThat(first.problemType()).endsWith("/refund-outcome-unknown");
+		assertThat(first.field("detail")).doesNotContainIgnoringCase("nothing was refunded");
+		assertThat(retry.status()).isEqualTo(201);
+		assertThat(stripe.refundsOf(paid.intentId)).hasSize(1);
+	}
+
+	@Test
+	void refundAboveWhatIsLeftAtStripeIsDeclinedAtOnceAndItsReservationGivenBack() {
+		Paid paid = new Paid();
+		stripe.refundOutsidePayonce(paid.intentId, 500);
+
+		Reply refused = paid.refund("{\"amount\":1250}");
+		Reply replay = paid.refund("{\"amount\":1250}");
+		Reply rest = paid.refundWithNewKey("{\"amount\":750}");
+
+		assertThat(refused.status()).isEqualTo(402);
+		assertThat(refused.problemType()).endsWith("/refund-declined");
+		assertThat(refused.field("declineCode")).isEqualTo("amount_too_large");
+		assertThat(replay.body()).isEqualTo(refused.body());
+		assertThat(refundStatus(refused.field("refundId"))).isEqualTo("DECLINED");
+		assertThat(rest.status()).as("nothing stays reserved for the give-up window").isEqualTo(201);
+		assertThat(refundedAmount(paid.paymentId)).isEqualTo(750);
+		assertThat(refundGeneration(refused.field("refundId"))).isEqualTo(1);
+	}
+
+	@Test
+	void refundOfADisputedChargeIsDeclinedForGoodAndReplayed() {
+		Paid paid = new Paid();
+		stripe.dispute(paid.intentId);
+
+		Reply refused = paid.refund("{\"amount\":300}");
+		this.reconciler.reconcile();
+		Reply replay = paid.refund("{\"amount\":300}");
+
+		assertThat(refused.status()).isEqualTo(402);
+		assertThat(refused.field("declineCode")).isEqualTo("charge_disputed");
+		assertThat(replay.body()).isEqualTo(refused.body());
+		assertThat(refundStatus(refused.field("refundId"))).isEqualTo("DECLINED");
+		assertThat(stripe.refundsOf(paid.intentId)).isEmpty();
+		assertThat(this.jdbc.sql("SELECT refunds_in_flight FROM payments WHERE id = ?::uuid")
+			.param(paid.paymentId)
+			.query(Long.class)
+			.single()).isZero();
+	}
+
 	/** Retries the refund every 100 ms until the answer is not a 503; the last answer. */
 	private Reply retryUntilFinal(Paid paid, String json) {
 		AtomicReference<Reply> last = new AtomicReference<>();
@@ -239,6 +293,10 @@ class StripeRefundIntegrationTests {
 
 		Reply refund(String json) {
 			return api().refund(this.paymentId, this.refundKey, json);
+		}
+
+		Reply refundWithNewKey(String json) {
+			return api().refund(this.paymentId, "refund-" + UUID.randomUUID(), json);
 		}
 
 		private PaymentsApi api() {
