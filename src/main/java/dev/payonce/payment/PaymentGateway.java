@@ -1,7 +1,10 @@
 package dev.payonce.payment;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * The port to a payment provider (docs/design.md section 5). Adapters live in
@@ -93,6 +96,35 @@ public interface PaymentGateway {
 	 * refund; {@link GatewayResult.Unknown} when it could not be asked
 	 */
 	GatewayResult lookupRefund(RefundRequest request);
+
+	/**
+	 * The safety net against a second charge (docs/design.md section 5, "Extra charges"):
+	 * finds every charge the provider holds for the payment, under any provider key
+	 * generation, and reverses each one other than {@code kept} that moved or may move
+	 * money: cancels it if it can still be canceled, else refunds it in full, each under
+	 * a provider idempotency key derived from the extra charge, so that sweeps on several
+	 * instances or repeated sweeps reverse it once. Never charges.
+	 * @param request the payment's charge request (its payment id finds the charges)
+	 * @param kept the provider's id of the charge Payonce recorded for a SUCCEEDED
+	 * payment, or {@code null} when Payonce recorded none (FAILED or DECLINED: every
+	 * charge that moved money is extra)
+	 * @return one entry per extra charge found; empty if the provider could not be asked.
+	 * A provider that never holds two charges for one payment (it keeps keys for good and
+	 * Payonce never changes them) answers an empty list.
+	 */
+	default Optional<List<ExtraCharge>> reverseExtraCharges(ChargeRequest request, @Nullable String kept) {
+		return Optional.of(List.of());
+	}
+
+	/**
+	 * The provider's ids of every refund it holds for one Payonce refund, under any
+	 * provider key generation (docs/design.md section 5, "Extra charges"). Never refunds.
+	 * @param request the refund as {@link #refund} sends it
+	 * @return the provider's refund ids; empty if the provider could not be asked
+	 */
+	default Optional<List<String>> providerRefunds(RefundRequest request) {
+		return Optional.of(List.of());
+	}
 
 	/**
 	 * The longest one {@link #charge} or {@link #refund} call can take before the adapter

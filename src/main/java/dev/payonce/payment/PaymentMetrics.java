@@ -18,10 +18,12 @@ import org.springframework.stereotype.Component;
  * The payment module's meters: {@code payonce.payments} (payments that reached a final
  * status, by status), {@code payonce.refunds} (the same for refunds),
  * {@code payonce.provider.calls} (a timer of provider calls by operation and outcome) and
- * {@code payonce.webhook.events} (webhook deliveries by effect). Tags carry no
- * identifiers, so cardinality stays fixed. Each meter is looked up in the registry once
- * and kept: a registry lookup (tags sorted, meter filters applied, map searched) on every
- * payment cost more than the increment itself (issue 13).
+ * {@code payonce.webhook.events} (webhook deliveries by effect),
+ * {@code payonce.provider.duplicates} (extra charges and refunds the provider holds, by
+ * operation and what the sweep did, docs/design.md section 5). Tags carry no identifiers,
+ * so cardinality stays fixed. Each meter is looked up in the registry once and kept: a
+ * registry lookup (tags sorted, meter filters applied, map searched) on every payment
+ * cost more than the increment itself (issue 13).
  */
 @Component
 class PaymentMetrics {
@@ -52,6 +54,10 @@ class PaymentMetrics {
 				refunds(status);
 			}
 		}
+		for (String action : new String[] { "canceled", "refunded", "not_reversed" }) {
+			duplicates("charge", action);
+		}
+		duplicates("refund", "reported");
 		for (String operation : new String[] { "charge", "lookup", "refund", "refund_lookup" }) {
 			for (GatewayResult result : new GatewayResult[] { new GatewayResult.Approved("-"),
 					new GatewayResult.Declined("-", "-"), new GatewayResult.NotAttempted("-"),
@@ -109,6 +115,25 @@ class PaymentMetrics {
 					.description("Calls to the payment provider by operation and outcome")
 					.tag("operation", operation)
 					.tag("outcome", outcome)
+					.register(this.meters));
+	}
+
+	/**
+	 * Counts one extra charge or refund the provider holds (a bug: the promise is one).
+	 * @param operation {@code charge} or {@code refund}
+	 * @param action what the sweep did: {@code canceled}, {@code refunded},
+	 * {@code not_reversed} (counted on every sweep that tries), {@code reported}
+	 */
+	void duplicate(String operation, String action) {
+		duplicates(operation, action).increment();
+	}
+
+	private Counter duplicates(String operation, String action) {
+		return this.counters.computeIfAbsent("duplicates:" + operation + ":" + action,
+				(name) -> Counter.builder("payonce.provider.duplicates")
+					.description("Extra charges or refunds the provider holds for one payment or refund")
+					.tag("operation", operation)
+					.tag("action", action)
 					.register(this.meters));
 	}
 

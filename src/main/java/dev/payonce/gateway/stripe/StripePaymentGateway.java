@@ -13,12 +13,14 @@ import com.stripe.model.PaymentIntent;
 import com.stripe.model.Refund;
 import com.stripe.model.StripeCollection;
 import com.stripe.net.RequestOptions;
+import com.stripe.param.PaymentIntentCancelParams;
 import com.stripe.param.PaymentIntentCreateParams;
 import com.stripe.param.PaymentIntentCreateParams.AutomaticPaymentMethods;
 import com.stripe.param.PaymentIntentListParams;
 import com.stripe.param.PaymentIntentSearchParams;
 import com.stripe.param.RefundCreateParams;
 import com.stripe.param.RefundListParams;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +28,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
 
 import dev.payonce.payment.ChargeRequest;
+import dev.payonce.payment.ExtraCharge;
 import dev.payonce.payment.GatewayResult;
 import dev.payonce.payment.PaymentGateway;
 import dev.payonce.payment.RefundReason;
@@ -296,6 +299,125 @@ class StripePaymentGateway implements PaymentGateway {
 			log.error("Stripe has {} refunds for refund {}: refunded more than once", found.size(), refundId);
 		}
 		return StripeOutcomes.of(found.get(0));
+	}
+
+	/**
+	 * Finds the payment's PaymentIntents by Search (eventually consistent, which a safety
+	 * net that repeats for as long as Stripe keeps keys tolerates: a PaymentIntent missed
+	 * now is found by a later sweep) and reverses every one but {@code kept} that moved
+	 * or may move money: {@code succeeded} is refunded in full (reason
+	 * {@code duplicate}), one not yet final is canceled
+	 * (https://docs.stripe.com/api/payment_intents/cancel), each under the key
+	 * {@code payonce-reversal-<PaymentIntent id>}; a replayed answer or
+	 * {@code charge_already_refunded} means an earlier sweep reversed it. A declined or
+	 * canceled PaymentIntent moved no money and is left alone.
+	 */
+	@Override
+	public Optional<List<ExtraCharge>> reverseExtraCharges(ChargeRequest request, @Nullable String kept) {
+		PaymentIntentSearchParams params = PaymentIntentSearchParams.builder()
+			.setQuery("metadata['" + PAYMENT_ID_METADATA + "']:'" + request.paymentId() + "'")
+			.setLimit(LIST_PAGE)
+			.build();
+		List<PaymentIntent> found;
+		try {
+			found = this.stripe.v1().paymentIntents().search(params).getData();
+		}
+		catch (StripeException ex) {
+			log.warn("Payment {}: the sweep for extra charges could not search Stripe ({} {})", request.paymentId(),
+					ex.getStatusCode(), ex.getCode());
+			return Optional.empty();
+		}
+		List<ExtraCharge> extras = new ArrayList<>();
+		for (PaymentIntent intent : found) {
+			String status = (intent.getStatus() != null) ? intent.getStatus() : "";
+			if (intent.getId().equals(kept) || status.equals("requires_payment_method") || status.equals("canceled")) {
+				continue;
+			}
+			extras.add(new ExtraCharge(intent.getId(),
+					status.equals("succeeded") ? refundInFull(intent, request) : cancel(intent)));
+		}
+		return Optional.of(extras);
+	}
+
+	private ExtraCharge.Reversal refundInFull(PaymentIntent intent, ChargeRequest request) {
+		RefundCreateParams params = RefundCreateParams.builder()
+			.setPaymentIntent(intent.getId())
+			.setReason(RefundCreateParams.Reason.DUPLICATE)
+			.putMetadata("payonce_reversal_of", request.paymentId().toString())
+			.build();
+		try {
+			Refund refund = this.stripe.v1().refunds().create(params, reversalKey(intent));
+			return replayed(refund) ? ExtraCharge.Reversal.ALREADY_REVERSED : ExtraCharge.Reversal.REFUNDED;
+		}
+		catch (StripeException ex) {
+			return "charge_already_refunded".equals(ex.getCode()) ? ExtraCharge.Reversal.ALREADY_REVERSED
+					: ExtraCharge.Reversal.NOT_REVERSED;
+		}
+	}
+
+	private ExtraCharge.Reversal cancel(PaymentIntent intent) {
+		PaymentIntentCancelParams params = PaymentIntentCancelParams.builder()
+			.setCancellationReason(PaymentIntentCancelParams.CancellationReason.DUPLICATE)
+			.build();
+		try {
+			PaymentIntent canceled = this.stripe.v1()
+				.paymentIntents()
+				.cancel(intent.getId(), params, reversalKey(intent));
+			return replayed(canceled) ? ExtraCharge.Reversal.ALREADY_REVERSED : ExtraCharge.Reversal.CANCELED;
+		}
+		catch (StripeException ex) {
+			// processing cannot always be canceled; once it succeeds a later sweep
+			// refunds it.
+			return ExtraCharge.Reversal.NOT_REVERSED;
+		}
+	}
+
+	private static RequestOptions reversalKey(PaymentIntent intent) {
+		return RequestOptions.builder().setIdempotencyKey("payonce-reversal-" + intent.getId()).build();
+	}
+
+	private static boolean replayed(com.stripe.model.StripeObject answer) {
+		return answer.getLastResponse() != null && answer.getLastResponse()
+			.headers()
+			.firstValue("Idempotent-Replayed")
+			.map("true"::equalsIgnoreCase)
+			.orElse(false);
+	}
+
+	/**
+	 * Lists the PaymentIntent's refunds (consistent, every page) and keeps the ids of
+	 * those carrying the refund id.
+	 */
+	@Override
+	public Optional<List<String>> providerRefunds(RefundRequest request) {
+		String refundId = request.refundId().toString();
+		List<String> found = new ArrayList<>();
+		String after = null;
+		for (int page = 0; page < MAX_LIST_PAGES; page++) {
+			RefundListParams.Builder params = RefundListParams.builder()
+				.setPaymentIntent(request.chargeReference())
+				.setLimit(REFUND_PAGE);
+			if (after != null) {
+				params.setStartingAfter(after);
+			}
+			StripeCollection<Refund> refunds;
+			try {
+				refunds = this.stripe.v1().refunds().list(params.build());
+			}
+			catch (StripeException ex) {
+				return Optional.empty();
+			}
+			List<Refund> data = (refunds.getData() != null) ? refunds.getData() : List.of();
+			data.stream()
+				.filter((refund) -> refund.getMetadata() != null
+						&& refundId.equals(refund.getMetadata().get(REFUND_ID_METADATA)))
+				.forEach((refund) -> found.add(refund.getId()));
+			if (!Boolean.TRUE.equals(refunds.getHasMore()) || data.isEmpty()) {
+				return Optional.of(found);
+			}
+			after = data.get(data.size() - 1).getId();
+		}
+		return Optional.empty();
 	}
 
 	private static int rank(GatewayResult result) {

@@ -71,13 +71,18 @@ import tools.jackson.databind.json.JsonMapper;
  * (https://docs.stripe.com/currencies#minimum-and-maximum-charge-amounts); a payment
  * method that is not a {@code pm_} token is {@code resource_missing} of
  * {@code payment_method} (https://docs.stripe.com/error-codes).</li>
+ * <li>{@code POST /v1/payment_intents/{id}/cancel}, idempotent as a create: an intent not
+ * yet final becomes {@code canceled}; one already {@code succeeded} or {@code canceled}
+ * is {@code 400 payment_intent_unexpected_state}
+ * (https://docs.stripe.com/api/payment_intents/cancel).</li>
  * <li>{@code POST /v1/refunds} of a PaymentIntent, with the same idempotency semantics as
  * a create (a saved 500 included); a refund over what is left of the intent (refunds made
- * outside Payonce count, {@link #refundOutsidePayonce}) is {@code 400 amount_too_large}
- * and a refund of a disputed intent ({@link #dispute}) {@code 400 charge_disputed}, both
- * not saved (https://docs.stripe.com/error-codes).
- * {@code GET /v1/refunds?payment_intent=} lists an intent's refunds at once (a list reads
- * Stripe's own writes).</li>
+ * outside Payonce count, {@link #refundOutsidePayonce}; without an amount, all that is
+ * left is refunded) is {@code 400 amount_too_large}, of a fully refunded intent
+ * {@code 400 charge_already_refunded}, and a refund of a disputed intent
+ * ({@link #dispute}) {@code 400 charge_disputed}, both not saved
+ * (https://docs.stripe.com/error-codes). {@code GET /v1/refunds?payment_intent=} lists an
+ * intent's refunds at once (a list reads Stripe's own writes).</li>
  * </ul>
  * Faults are planned per order id (the PaymentIntent's description) for charges and per
  * PaymentIntent id for refunds, one per create call, or drawn at random for a soak
@@ -138,6 +143,8 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	private static final Pattern SEARCH = Pattern.compile("metadata\\['([^']+)'\\]:'([^']*)'");
 
 	private static final Pattern RETRIEVE = Pattern.compile("/v1/payment_intents/(pi_[A-Za-z0-9]+)");
+
+	private static final Pattern CANCEL = Pattern.compile("/v1/payment_intents/(pi_[A-Za-z0-9]+)/cancel");
 
 	private final WireMockServer server;
 
@@ -364,6 +371,12 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 		if (request.getMethod().equals(RequestMethod.GET) && path.equals("/v1/payment_intents/search")) {
 			return search(request.queryParameter("query").firstValue());
 		}
+		Matcher cancel = CANCEL.matcher(path);
+		if (request.getMethod().equals(RequestMethod.POST) && cancel.matches()) {
+			Map<String, String> params = form(request.getBodyAsString());
+			params.put("intent", cancel.group(1));
+			return idempotent(request, params, StripeFault.NONE, this::executeCancel);
+		}
 		Matcher retrieve = RETRIEVE.matcher(path);
 		if (request.getMethod().equals(RequestMethod.GET) && retrieve.matches()) {
 			return retrieve(retrieve.group(1));
@@ -498,7 +511,6 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 
 	private SavedRequest executeRefund(Map<String, String> params, StripeFault fault) {
 		String intentId = params.getOrDefault("payment_intent", "");
-		long amount = Long.parseLong(params.getOrDefault("amount", "0"));
 		RefundEntry refund;
 		synchronized (this) {
 			Optional<Intent> intent = this.intents.stream()
@@ -514,7 +526,13 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 			if (this.disputed.contains(intentId)) {
 				return new SavedRequest(params, 400, errorBody("invalid_request_error", "charge_disputed"), false);
 			}
-			if (amount <= 0 || amount > intent.get().amount() - refunded) {
+			long left = intent.get().amount() - refunded;
+			if (left == 0) {
+				return new SavedRequest(params, 400, errorBody("invalid_request_error", "charge_already_refunded"),
+						false);
+			}
+			long amount = params.containsKey("amount") ? Long.parseLong(params.get("amount")) : left;
+			if (amount <= 0 || amount > left) {
 				return new SavedRequest(params, 400, errorBody("invalid_request_error", "amount_too_large"), false);
 			}
 			if (fault == StripeFault.SERVER_ERROR_SAVED) {
@@ -529,6 +547,25 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 			return new SavedRequest(params, 500, apiError(), false);
 		}
 		return new SavedRequest(params, 200, JSON.writeValueAsString(refund.json()), false);
+	}
+
+	private SavedRequest executeCancel(Map<String, String> params, StripeFault fault) {
+		synchronized (this) {
+			for (int i = 0; i < this.intents.size(); i++) {
+				Intent intent = this.intents.get(i);
+				if (intent.id().equals(params.get("intent"))) {
+					if (intent.status().equals("succeeded") || intent.status().equals("canceled")) {
+						return new SavedRequest(params, 400,
+								errorBody("invalid_request_error", "payment_intent_unexpected_state"), false);
+					}
+					Intent canceled = new Intent(intent.id(), intent.paymentId(), intent.amount(), intent.currency(),
+							"canceled", intent.declineCode(), intent.createdAt());
+					this.intents.set(i, canceled);
+					return new SavedRequest(params, 200, JSON.writeValueAsString(canceled.json()), false);
+				}
+			}
+		}
+		return new SavedRequest(params, 404, errorBody("invalid_request_error", "resource_missing"), false);
 	}
 
 	private static String errorBody(String type, String code) {

@@ -167,6 +167,29 @@ class StripePaymentGatewayTests {
 		assertThat(processing).isEqualTo(new GatewayResult.Unknown("PaymentIntent processing", intentId, false));
 	}
 
+	@Test
+	void paymentMethodStripeDoesNotKnowIsDeclinedForGood() {
+		ChargeRequest known = charge();
+		ChargeRequest unknown = new ChargeRequest(known.paymentId(), known.providerIdempotencyKey(), known.amount(),
+				"card_not_a_payment_method", known.orderId(), null, known.createdAt());
+
+		GatewayResult refused = this.gateway.charge(unknown);
+
+		assertThat(refused).isEqualTo(new GatewayResult.Declined("none", "resource_missing"));
+	}
+
+	@Test
+	void amountBelowStripesMinimumIsDeclinedForGood() {
+		ChargeRequest known = charge();
+		ChargeRequest tiny = new ChargeRequest(known.paymentId(), known.providerIdempotencyKey(),
+				new Money(10, known.amount().currency()), known.paymentMethod(), known.orderId(), null,
+				known.createdAt());
+
+		GatewayResult refused = this.gateway.charge(tiny);
+
+		assertThat(refused).isEqualTo(new GatewayResult.Declined("none", "amount_too_small"));
+	}
+
 	private static ChargeRequest charge() {
 		PaymentId paymentId = PaymentId.random();
 		return new ChargeRequest(paymentId, paymentId.providerIdempotencyKey(1),

@@ -157,13 +157,16 @@ class StripePaymentIntegrationTests {
 
 	@Test
 	void paymentMethodStripeDoesNotKnowIsDeclinedNotRetriedForever() {
-		Reply first = new Order("card_not_a_payment_method").pay();
-		Reply retry = new Order("card_not_a_payment_method").pay();
+		Order order = new Order("card_not_a_payment_method");
 
-		assertThat(first.status()).isEqualTo(402);
-		assertThat(first.field("declineCode")).isEqualTo("resource_missing");
-		assertThat(retry.status()).isEqualTo(402);
-		assertThat(status(first.field("paymentId"))).isEqualTo("DECLINED");
+		Reply settled = retryUntilFinal(order);
+		Reply replay = order.pay();
+
+		assertThat(settled.status()).isEqualTo(402);
+		assertThat(settled.field("declineCode")).isEqualTo("resource_missing");
+		assertThat(replay.body()).isEqualTo(settled.body());
+		assertThat(status(settled.field("paymentId"))).isEqualTo("DECLINED");
+		assertThat(stripe.intentsOf(settled.field("paymentId"))).isEmpty();
 	}
 
 	@Test

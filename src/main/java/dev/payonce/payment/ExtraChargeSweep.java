@@ -1,0 +1,133 @@
+package dev.payonce.payment;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.data.domain.Limit;
+import org.springframework.stereotype.Component;
+
+/**
+ * The safety net against a second charge or refund (docs/design.md section 5, "Extra
+ * charges"). Payonce charges once per payment by construction; this sweep checks that
+ * promise against the provider for as long as the provider keeps provider idempotency
+ * keys (Stripe: 24 hours), and repairs what it finds:
+ * <ul>
+ * <li>A payment can have a second charge only if it was sent under more than one provider
+ * key generation, or if the provider executed a request after Payonce gave the payment up
+ * (FAILED). For each such final payment, every charge the provider holds other than the
+ * one Payonce recorded (none for FAILED or DECLINED) is reversed by the gateway
+ * ({@link PaymentGateway#reverseExtraCharges}): canceled if it can be, else refunded in
+ * full. Each reversal is logged at ERROR (it is a bug) and counted in
+ * {@code payonce.provider.duplicates}; a reversal an earlier sweep already made is
+ * neither.</li>
+ * <li>A refund sent under more than one key generation, or FAILED, with more than one
+ * provider refund carrying its id: a refund cannot be taken back, so it is logged at
+ * ERROR and counted ({@code action=reported}) once per instance, for the merchant to
+ * settle with the customer.</li>
+ * </ul>
+ * Reads at most {@link #BATCH} payments and refunds a run, oldest first. Safe on any
+ * number of instances at once: reversals carry provider idempotency keys derived from the
+ * extra charge. Never charges or refunds a Payonce payment's own charge.
+ */
+@Component
+public class ExtraChargeSweep {
+
+	/** The most payments (and refunds) one run checks. */
+	static final int BATCH = 500;
+
+	private static final Logger log = LoggerFactory.getLogger(ExtraChargeSweep.class);
+
+	private final Payments payments;
+
+	private final Refunds refunds;
+
+	private final PaymentGateway gateway;
+
+	private final PaymentService paymentService;
+
+	private final RefundService refundService;
+
+	private final PaymentMetrics metrics;
+
+	/** Provider refund ids already reported by this instance. */
+	private final Set<String> reported = ConcurrentHashMap.newKeySet();
+
+	ExtraChargeSweep(Payments payments, Refunds refunds, PaymentGateway gateway, PaymentService paymentService,
+			RefundService refundService, PaymentMetrics metrics) {
+		this.payments = payments;
+		this.refunds = refunds;
+		this.gateway = gateway;
+		this.paymentService = paymentService;
+		this.refundService = refundService;
+		this.metrics = metrics;
+	}
+
+	/**
+	 * One run over the payments and refunds created within the provider's key retention.
+	 * @return how many extra charges and refunds this run found and acted on
+	 */
+	public int sweep() {
+		Optional<Duration> retention = this.gateway.providerKeyRetention();
+		if (retention.isEmpty()) {
+			// A provider that keeps keys for good never sees a second key for a payment.
+			return 0;
+		}
+		Instant since = this.paymentService.now().minus(retention.get());
+		return sweepPayments(since) + sweepRefunds(since);
+	}
+
+	private int sweepPayments(Instant since) {
+		int found = 0;
+		for (Payment payment : this.payments.findExtraChargeCandidates(since, Limit.of(BATCH))) {
+			String kept = (payment.status() == PaymentStatus.SUCCEEDED) ? payment.providerReference() : null;
+			Optional<List<ExtraCharge>> extras = this.gateway.reverseExtraCharges(payment.chargeRequest(), kept);
+			for (ExtraCharge extra : extras.orElse(List.of())) {
+				if (extra.reversal() == ExtraCharge.Reversal.ALREADY_REVERSED) {
+					continue;
+				}
+				found++;
+				log.error(
+						"Payment {} ({}) has an extra charge {} at the provider: {}; a second charge is a bug "
+								+ "(docs/design.md section 5)",
+						payment.id(), payment.status(), extra.providerReference(), switch (extra.reversal()) {
+							case CANCELED -> "canceled";
+							case REFUNDED -> "refunded in full";
+							case NOT_REVERSED -> "not reversed yet, the next sweep tries again";
+							case ALREADY_REVERSED -> "already reversed";
+						});
+				this.metrics.duplicate("charge", switch (extra.reversal()) {
+					case CANCELED -> "canceled";
+					case REFUNDED -> "refunded";
+					case NOT_REVERSED, ALREADY_REVERSED -> "not_reversed";
+				});
+			}
+		}
+		return found;
+	}
+
+	private int sweepRefunds(Instant since) {
+		int found = 0;
+		for (Refund refund : this.refunds.findExtraRefundCandidates(since, Limit.of(BATCH))) {
+			List<String> providerRefunds = this.gateway.providerRefunds(this.refundService.refundRequest(refund))
+				.orElse(List.of());
+			if (providerRefunds.size() < 2 || !this.reported.addAll(providerRefunds)) {
+				continue;
+			}
+			found++;
+			log.error(
+					"Refund {} has {} refunds at the provider ({}): refunded more than once, a bug "
+							+ "(docs/design.md section 5); a refund cannot be taken back, settle it with the customer",
+					refund.id(), providerRefunds.size(), String.join(", ", providerRefunds));
+			this.metrics.duplicate("refund", "reported");
+		}
+		return found;
+	}
+
+}
