@@ -196,7 +196,8 @@ public class ApiDocumentation {
 						+ "payment-provider-unavailable, payment-outcome-unknown, refund-declined, refund-failed)"))
 			.addProperty("declineCode",
 					new StringSchema()
-						.description("The provider's reason (payment-declined, refund-declined), e.g. card_declined"))
+						.description("The provider's reason (payment-declined, refund-declined), e.g. card_declined, "
+								+ "or its error code for a request it refused for good, e.g. amount_too_small"))
 			.addProperty("refundId",
 					new StringSchema().format("uuid")
 						.description("The refund concerned (refund-declined, refund-failed, "

@@ -80,7 +80,7 @@ import tools.jackson.databind.json.JsonMapper;
  * outside Payonce count, {@link #refundOutsidePayonce}; without an amount, all that is
  * left is refunded) is {@code 400 amount_too_large}, of a fully refunded intent
  * {@code 400 charge_already_refunded}, and a refund of a disputed intent
- * ({@link #dispute}) {@code 400 charge_disputed}, both not saved
+ * ({@link #dispute}) {@code 400 charge_disputed}, none of them saved
  * (https://docs.stripe.com/error-codes). {@code GET /v1/refunds?payment_intent=} lists an
  * intent's refunds at once (a list reads Stripe's own writes).</li>
  * </ul>
@@ -338,6 +338,25 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 			.orElseThrow();
 		this.refunds.add(new RefundEntry("re_" + Long.toString(1_000_000 + this.ids.incrementAndGet(), 36), intentId,
 				null, amount, intent.currency(), null, this.clock.instant()));
+	}
+
+	/**
+	 * Creates a PaymentIntent for a payment directly, as a create under another key (a
+	 * bug, or a request Stripe executed late) would have; its id.
+	 */
+	synchronized String createIntentFor(String paymentId, long amount, String status) {
+		Intent intent = new Intent(nextIntentId(), paymentId, amount, "eur", status, null, this.clock.instant());
+		this.intents.add(intent);
+		return intent.id();
+	}
+
+	/**
+	 * Creates a refund carrying a Payonce refund id directly, as a refund under another
+	 * key would have.
+	 */
+	synchronized void createRefundFor(String intentId, String refundId, long amount) {
+		this.refunds.add(new RefundEntry("re_" + Long.toString(1_000_000 + this.ids.incrementAndGet(), 36), intentId,
+				refundId, amount, "eur", null, this.clock.instant()));
 	}
 
 	/**
