@@ -42,11 +42,12 @@ public interface PaymentGateway {
 
 	/**
 	 * How long after a charge call ended a {@link #lookup} that finds nothing proves the
-	 * provider has no charge. Zero for a provider whose lookups read their own writes;
-	 * for Stripe, whose Search is eventually consistent, the configured settle time. The
-	 * payment operation's reconciliation step asks the reconciler to leave a record alone
-	 * at least this long after its lease ended. Refund lookups must read their own
-	 * writes.
+	 * provider has no charge. Zero for a provider that executes nothing after its answer;
+	 * for Stripe, which may still execute a request after Payonce stopped waiting for it,
+	 * the configured settle time (its lookups prove absence from a consistent list, never
+	 * from Search alone, docs/design.md section 5). The payment operation's
+	 * reconciliation step asks the reconciler to leave a record alone at least this long
+	 * after its lease ended. Refund lookups must read their own writes.
 	 * @return the settle time, zero or more
 	 */
 	default Duration lookupSettleTime() {

@@ -89,8 +89,8 @@ class PaymentReconciliation implements ReconciliationStep {
 	}
 
 	/**
-	 * The gateway's lookup settle time: a search that finds nothing is proof only that
-	 * long after the last charge call ended.
+	 * The gateway's lookup settle time: a lookup that finds nothing is proof only that
+	 * long after the last charge call ended (docs/design.md section 5).
 	 */
 	@Override
 	public Duration settleTime() {

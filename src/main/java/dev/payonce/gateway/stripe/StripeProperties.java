@@ -34,10 +34,13 @@ import org.springframework.validation.annotation.Validated;
  * @param readTimeout how long to wait for Stripe's answer once the request was sent
  * (default 10s; stripe-java's own default, 80 s, would need a lease over 165 s); a
  * timeout is an unknown outcome
- * @param searchSettleTime how long after a charge call ended a PaymentIntent search that
- * finds nothing counts as proof that there is none (default 2m): Stripe documents Search
- * as eventually consistent, "under normal operating conditions, data is searchable in
- * under 1 minute"
+ * @param searchSettleTime how long after a charge call ended a lookup that finds no
+ * PaymentIntent counts as proof that there is none (default 2m): Stripe may still execute
+ * a create call after Payonce stopped waiting for its answer. The proof itself is a list
+ * of PaymentIntents read to its end, never a search alone: Search is eventually
+ * consistent and can lag longer than any settle time during an outage
+ * (https://docs.stripe.com/search#data-freshness, docs/design.md section 5); the name is
+ * kept for existing configurations
  * @param webhookTolerance the oldest {@code Stripe-Signature} timestamp accepted (default
  * 5m, Stripe's own default), against replayed deliveries
  */
