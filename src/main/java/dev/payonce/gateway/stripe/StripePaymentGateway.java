@@ -83,8 +83,13 @@ class StripePaymentGateway implements PaymentGateway {
 
 	private final StripeProperties properties;
 
+	private final StripeMode mode;
+
 	StripePaymentGateway(StripeProperties properties) {
 		this.properties = properties;
+		// Known at start-up, from the key's prefix: a key of neither mode refuses to
+		// start.
+		this.mode = properties.mode();
 		this.stripe = new StripeClient.StripeClientBuilder().setApiKey(properties.requiredSecretKey())
 			.setApiBase(properties.apiBase().toString().replaceAll("/+$", ""))
 			.setConnectTimeout(Math.toIntExact(properties.connectTimeout().toMillis()))
@@ -94,6 +99,10 @@ class StripePaymentGateway implements PaymentGateway {
 		// The webhook endpoint needs it too; refuse to start without it, not on the
 		// first event.
 		properties.requiredWebhookSigningSecret();
+		// The mode, never the key: which world every charge of this instance moves money
+		// in.
+		log.info("Stripe adapter in {} mode (livemode={}): clients' {} API keys only", this.mode, this.mode.livemode(),
+				this.mode.livemode() ? "sk_live_" : "sk_test_");
 	}
 
 	@Override
