@@ -1,6 +1,7 @@
 package dev.payonce.payment;
 
 import java.time.Duration;
+import java.util.Currency;
 import java.util.Optional;
 
 /**
@@ -93,6 +94,28 @@ public interface PaymentGateway {
 	 * refund; {@link GatewayResult.Unknown} when it could not be asked
 	 */
 	GatewayResult lookupRefund(RefundRequest request);
+
+	/**
+	 * Which amounts of a currency the provider can charge and refund, in ISO 4217 minor
+	 * units (docs/design.md section 5, "Amounts at the provider"). Payonce refuses a
+	 * payment or refund outside them before it stores or sends anything; an adapter never
+	 * rounds.
+	 * @param currency the payment's currency
+	 * @return the limits; {@link AmountLimits#ANY} by default
+	 */
+	default AmountLimits amountLimits(Currency currency) {
+		return AmountLimits.ANY;
+	}
+
+	/**
+	 * Whether {@link #amountLimits} is narrower than {@link AmountLimits#ANY} for some
+	 * currency, so that a refund's amount must be checked against the payment's currency
+	 * (one more read) before the refund is claimed.
+	 * @return {@code false} by default
+	 */
+	default boolean limitsAmounts() {
+		return false;
+	}
 
 	/**
 	 * The longest one {@link #charge} or {@link #refund} call can take before the adapter
