@@ -273,6 +273,12 @@ class StripePaymentGateway implements PaymentGateway {
 		return true;
 	}
 
+	/** The secret key's mode ({@link StripeProperties#mode()}). */
+	@Override
+	public Optional<Mode> mode() {
+		return Optional.of(this.mode.livemode() ? Mode.LIVE : Mode.TEST);
+	}
+
 	private static int rank(GatewayResult result) {
 		return switch (result) {
 			case GatewayResult.Approved approved -> 0;
