@@ -72,6 +72,16 @@ public record ApiKey(String secret) {
 	}
 
 	/**
+	 * The key's mode: whether it is a live key ({@code sk_live_}) rather than a test key
+	 * ({@code sk_test_}). A test key may only move test money: a gateway of the other
+	 * mode refuses it (docs/design.md section 5, "One mode per adapter").
+	 * @return {@code true} for {@code sk_live_}
+	 */
+	public boolean live() {
+		return this.secret.startsWith(LIVE_PREFIX);
+	}
+
+	/**
 	 * The SHA-256 digest the key is stored and looked up by, so that no secret is
 	 * compared character by character and a database leak reveals no usable key.
 	 * @return 64 lower-case hex digits

@@ -15,6 +15,15 @@ public interface CurrentClient {
 	ClientId clientId();
 
 	/**
+	 * The mode of the API key the current request authenticated with: {@code sk_live_}
+	 * keys are live, {@code sk_test_} keys are test. A payment or refund must fit the
+	 * gateway's mode (docs/design.md section 5, "One mode per adapter").
+	 * @return {@code true} for a live key
+	 * @throws IllegalStateException if the request was not authenticated as a client
+	 */
+	boolean live();
+
+	/**
 	 * Authorisation at the point of effect (issue 15, item 1): checks again that the API
 	 * key this request authenticated with is still active and its client not disabled,
 	 * and holds the client's row ({@code FOR KEY SHARE}) until the caller's transaction

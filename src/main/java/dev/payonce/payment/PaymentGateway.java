@@ -2,6 +2,7 @@ package dev.payonce.payment;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Currency;
 import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
@@ -125,6 +126,60 @@ public interface PaymentGateway {
 	 */
 	default Optional<List<String>> providerRefunds(RefundRequest request) {
 		return Optional.of(List.of());
+	}
+
+	/**
+	 * The one mode this provider moves money in (docs/design.md section 5, "One mode per
+	 * adapter"): a payment or refund whose client's API key is of the other mode is
+	 * refused before anything is stored.
+	 * @return {@link Mode#LIVE} when the provider moves real money, {@link Mode#TEST}
+	 * when it is the provider's test mode; empty (the default) for a provider that takes
+	 * keys of either mode, as the simulator, which moves no money at all
+	 */
+	default Optional<Mode> mode() {
+		return Optional.empty();
+	}
+
+	/** A provider's mode: its test mode or real money. */
+	enum Mode {
+
+		/** The provider's test mode: no money moves; clients' test keys only. */
+		TEST,
+
+		/** Real money; clients' live keys only. */
+		LIVE;
+
+		/**
+		 * The mode of a client's API key.
+		 * @param live whether the key is live ({@code sk_live_})
+		 * @return {@link #LIVE} or {@link #TEST}
+		 */
+		public static Mode ofKey(boolean live) {
+			return live ? LIVE : TEST;
+		}
+
+	}
+
+	/**
+	 * Which amounts of a currency the provider can charge and refund, in ISO 4217 minor
+	 * units (docs/design.md section 5, "Amounts at the provider"). Payonce refuses a
+	 * payment or refund outside them before it stores or sends anything; an adapter never
+	 * rounds.
+	 * @param currency the payment's currency
+	 * @return the limits; {@link AmountLimits#ANY} by default
+	 */
+	default AmountLimits amountLimits(Currency currency) {
+		return AmountLimits.ANY;
+	}
+
+	/**
+	 * Whether {@link #amountLimits} is narrower than {@link AmountLimits#ANY} for some
+	 * currency, so that a refund's amount must be checked against the payment's currency
+	 * (one more read) before the refund is claimed.
+	 * @return {@code false} by default
+	 */
+	default boolean limitsAmounts() {
+		return false;
 	}
 
 	/**

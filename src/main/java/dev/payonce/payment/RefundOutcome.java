@@ -55,6 +55,17 @@ public sealed interface RefundOutcome {
 	}
 
 	/**
+	 * The provider cannot refund this amount in the payment's currency (docs/design.md
+	 * section 5, "Amounts at the provider"): 400, decided before the claim, so nothing is
+	 * stored and a corrected retry with the same key is accepted.
+	 *
+	 * @param amount the amount asked for, in the payment's currency
+	 * @param limits the amounts the provider takes in that currency
+	 */
+	record AmountNotSupported(Money amount, AmountLimits limits) implements RefundOutcome {
+	}
+
+	/**
 	 * The provider refused before refunding or its outcome is unknown: 503. The refund
 	 * stays {@code PENDING} and keeps its reservation; a retry with the same key resolves
 	 * it without a second refund.

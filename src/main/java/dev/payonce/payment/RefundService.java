@@ -97,6 +97,10 @@ public class RefundService {
 	 * retry takes over
 	 */
 	public RefundOutcome refund(RefundCommand command) {
+		RefundOutcome.AmountNotSupported notSupported = amountNotSupported(command);
+		if (notSupported != null) {
+			return notSupported;
+		}
 		ClaimRequest request = new ClaimRequest(PaymentService.scope(command.clientId()), command.idempotencyKey(),
 				command.fingerprint());
 		return switch (this.idempotency.execute(new RefundOperation(command), request)) {
@@ -108,6 +112,30 @@ public class RefundService {
 			case Execution.Refused<RefundOutcome> refused -> refused.reason();
 			case Execution.Released<RefundOutcome> released -> released.reason();
 		};
+	}
+
+	/**
+	 * The refusal of an amount the provider cannot refund in the payment's currency,
+	 * decided before the claim so that nothing is stored (docs/design.md section 5,
+	 * "Amounts at the provider"). Only a provider that limits amounts costs this read of
+	 * the payment; a refund of all that remains needs no check (the payment and its
+	 * refunds were all amounts the provider took, so their difference is one too), and an
+	 * unknown payment is left to the claim, which answers 404.
+	 * @return the refusal, or {@code null} if the refund may be claimed
+	 */
+	private RefundOutcome.@Nullable AmountNotSupported amountNotSupported(RefundCommand command) {
+		Long amount = command.amount();
+		if (amount == null || !this.gateway.limitsAmounts()) {
+			return null;
+		}
+		return this.payments.find(command.clientId(), command.paymentId())
+			.map((payment) -> payment.amount().currency())
+			.map((currency) -> {
+				AmountLimits limits = this.gateway.amountLimits(currency);
+				return limits.allows(amount) ? null
+						: new RefundOutcome.AmountNotSupported(new Money(amount, currency), limits);
+			})
+			.orElse(null);
 	}
 
 	/**

@@ -206,6 +206,22 @@ public class ApiDocumentation {
 					new IntegerSchema().format("int64")
 						.minimum(java.math.BigDecimal.ZERO)
 						.description("Minor units the payment has left to refund now (refund-exceeds-refundable)"))
+			.addProperty("currency",
+					new StringSchema().description("The ISO 4217 currency of the amount (amount-not-supported)"))
+			.addProperty("amount",
+					new IntegerSchema().format("int64")
+						.description("The amount asked for, in minor units (amount-not-supported)"))
+			.addProperty("multipleOf", new IntegerSchema().format("int64")
+				.description("The provider takes amounts of the currency in multiples of this (amount-not-supported)"))
+			.addProperty("maximumAmount",
+					new IntegerSchema().format("int64")
+						.description("The largest amount of the currency the provider takes (amount-not-supported)"))
+			.addProperty("keyMode",
+					new StringSchema()._enum(List.of("test", "live"))
+						.description("The mode of the request's API key (api-key-mode-mismatch)"))
+			.addProperty("providerMode",
+					new StringSchema()._enum(List.of("test", "live"))
+						.description("The one mode the payment provider runs in (api-key-mode-mismatch)"))
 			.addProperty("paymentStatus",
 					new StringSchema().description("The payment's status (payment-not-refundable), e.g. DECLINED"))
 			.addProperty("errors", new ArraySchema().items(new Schema<>().$ref("#/components/schemas/FieldError"))

@@ -87,7 +87,7 @@ final class BearerTokenFilter extends OncePerRequestFilter {
 		if (ApiKey.isWellFormed(token)) {
 			ApiKey key = new ApiKey(token);
 			return this.clients.authenticate(key)
-				.map((clientId) -> CallerAuthentication.client(clientId, key.digest()));
+				.map((clientId) -> CallerAuthentication.client(clientId, key.digest(), key.live()));
 		}
 		if (this.adminTokenDigest != null && MessageDigest.isEqual(this.adminTokenDigest, sha256(token))) {
 			return Optional.of(CallerAuthentication.admin());

@@ -25,19 +25,27 @@ final class CallerAuthentication extends AbstractAuthenticationToken {
 
 	private final @Nullable String keyDigest;
 
-	private CallerAuthentication(Object principal, String role, @Nullable String keyDigest) {
+	private final boolean live;
+
+	private CallerAuthentication(Object principal, String role, @Nullable String keyDigest, boolean live) {
 		super(List.of(new SimpleGrantedAuthority(role)));
 		this.principal = principal;
 		this.keyDigest = keyDigest;
+		this.live = live;
 		setAuthenticated(true);
 	}
 
-	static CallerAuthentication client(ClientId clientId, String keyDigest) {
-		return new CallerAuthentication(clientId, CLIENT, keyDigest);
+	static CallerAuthentication client(ClientId clientId, String keyDigest, boolean live) {
+		return new CallerAuthentication(clientId, CLIENT, keyDigest, live);
 	}
 
 	static CallerAuthentication admin() {
-		return new CallerAuthentication("admin", ADMIN, null);
+		return new CallerAuthentication("admin", ADMIN, null, false);
+	}
+
+	/** Whether a client authenticated with a live key ({@code sk_live_}). */
+	boolean live() {
+		return this.live;
 	}
 
 	/** The SHA-256 digest of a client's API key; {@code null} for the administrator. */

@@ -26,6 +26,12 @@ final class SecurityContextCurrentClient implements CurrentClient {
 	}
 
 	@Override
+	public boolean live() {
+		CallerAuthentication caller = caller();
+		return (caller.getPrincipal() instanceof ClientId) ? caller.live() : notAClient();
+	}
+
+	@Override
 	public void confirmAuthorized() {
 		CallerAuthentication caller = caller();
 		String keyDigest = caller.keyDigest();

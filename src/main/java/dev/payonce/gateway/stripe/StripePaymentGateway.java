@@ -3,6 +3,7 @@ package dev.payonce.gateway.stripe;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Currency;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -27,9 +28,11 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
 
+import dev.payonce.payment.AmountLimits;
 import dev.payonce.payment.ChargeRequest;
 import dev.payonce.payment.ExtraCharge;
 import dev.payonce.payment.GatewayResult;
+import dev.payonce.payment.Money;
 import dev.payonce.payment.PaymentGateway;
 import dev.payonce.payment.RefundReason;
 import dev.payonce.payment.RefundRequest;
@@ -40,11 +43,12 @@ import dev.payonce.payment.RefundRequest;
  *
  * <p>
  * A charge is one {@code POST /v1/payment_intents} with {@code confirm=true}, the payment
- * method, the amount in minor units and the currency, {@code error_on_requires_action} (a
- * server cannot authenticate for the customer) and no redirects; the payment's provider
- * idempotency key goes in the request options and its payment id in
- * {@code metadata[payonce_payment_id]}. Stripe saves the first answer to a key once the
- * endpoint began executing, including a 500, and replays it for 24 hours; so
+ * method, the amount in Stripe's units ({@link StripeAmounts}: ISK and UGX in hundredths,
+ * three-decimal currencies ending in 0) and the currency,
+ * {@code error_on_requires_action} (a server cannot authenticate for the customer) and no
+ * redirects; the payment's provider idempotency key goes in the request options and its
+ * payment id in {@code metadata[payonce_payment_id]}. Stripe saves the first answer to a
+ * key once the endpoint began executing, including a 500, and replays it for 24 hours; so
  * stripe-java's own network retries are off ({@code maxNetworkRetries=0}): every retry is
  * the engine's, under a lease, and the worst-case call is one request. Answers map as
  * {@link StripeOutcomes} states.
@@ -66,7 +70,7 @@ import dev.payonce.payment.RefundRequest;
  *
  * <p>
  * A refund is one {@code POST /v1/refunds} of the payment's PaymentIntent, with the
- * amount in minor units and the client's reason, under the refund's own provider
+ * amount in Stripe's units and the client's reason, under the refund's own provider
  * idempotency key (derived from the refund id) and with its refund id in
  * {@code metadata[payonce_refund_id]}; Stripe's errors map as for charges. A refund
  * lookup lists the PaymentIntent's refunds (a list, not a search: it reads Stripe's own
@@ -84,6 +88,12 @@ class StripePaymentGateway implements PaymentGateway {
 
 	/** The metadata key that carries Payonce's refund id on every Refund. */
 	static final String REFUND_ID_METADATA = "payonce_refund_id";
+
+	/** The decline code of an amount Stripe cannot take, never sent to it. */
+	static final String AMOUNT_NOT_SUPPORTED = "amount_not_supported";
+
+	/** The provider reference of a charge or refund that was never sent. */
+	private static final String NOT_SENT = "none";
 
 	/** The most refunds one lookup reads of a PaymentIntent (Stripe's page limit). */
 	private static final long REFUND_PAGE = 100;
@@ -110,8 +120,13 @@ class StripePaymentGateway implements PaymentGateway {
 
 	private final StripeProperties properties;
 
+	private final StripeMode mode;
+
 	StripePaymentGateway(StripeProperties properties) {
 		this.properties = properties;
+		// Known at start-up, from the key's prefix: a key of neither mode refuses to
+		// start.
+		this.mode = properties.mode();
 		this.stripe = new StripeClient.StripeClientBuilder().setApiKey(properties.requiredSecretKey())
 			.setApiBase(properties.apiBase().toString().replaceAll("/+$", ""))
 			.setConnectTimeout(Math.toIntExact(properties.connectTimeout().toMillis()))
@@ -121,12 +136,19 @@ class StripePaymentGateway implements PaymentGateway {
 		// The webhook endpoint needs it too; refuse to start without it, not on the
 		// first event.
 		properties.requiredWebhookSigningSecret();
+		// The mode, never the key: which world every charge of this instance moves money
+		// in.
+		log.info("Stripe adapter in {} mode (livemode={}): clients' {} API keys only", this.mode, this.mode.livemode(),
+				this.mode.livemode() ? "sk_live_" : "sk_test_");
 	}
 
 	@Override
 	public GatewayResult charge(ChargeRequest request) {
+		if (!StripeAmounts.limits(request.amount().currency()).allows(request.amount().minorUnits())) {
+			return notSent(request.amount());
+		}
 		PaymentIntentCreateParams params = PaymentIntentCreateParams.builder()
-			.setAmount(request.amount().minorUnits())
+			.setAmount(StripeAmounts.toStripe(request.amount()))
 			.setCurrency(request.amount().currency().getCurrencyCode().toLowerCase(Locale.ROOT))
 			.setPaymentMethod(request.paymentMethod())
 			.setConfirm(true)
@@ -248,9 +270,12 @@ class StripePaymentGateway implements PaymentGateway {
 
 	@Override
 	public GatewayResult refund(RefundRequest request) {
+		if (!StripeAmounts.limits(request.amount().currency()).allows(request.amount().minorUnits())) {
+			return notSent(request.amount());
+		}
 		RefundCreateParams.Builder params = RefundCreateParams.builder()
 			.setPaymentIntent(request.chargeReference())
-			.setAmount(request.amount().minorUnits())
+			.setAmount(StripeAmounts.toStripe(request.amount()))
 			.putMetadata(REFUND_ID_METADATA, request.refundId().toString());
 		RefundReason reason = request.reason();
 		if (reason != null) {
@@ -418,6 +443,37 @@ class StripePaymentGateway implements PaymentGateway {
 			after = data.get(data.size() - 1).getId();
 		}
 		return Optional.empty();
+	}
+
+	/**
+	 * The answer to an amount Stripe cannot take, sent nowhere: final, and nothing moved.
+	 * Payonce refuses such amounts before it stores anything ({@link #amountLimits});
+	 * this meets only a payment or refund stored before that check existed, which no
+	 * retry can change.
+	 */
+	private static GatewayResult notSent(Money amount) {
+		log.warn("Not sent to Stripe: {} {} minor units is not an amount Stripe takes ({})", amount.currency(),
+				amount.minorUnits(), StripeAmounts.CURRENCIES_PAGE);
+		return new GatewayResult.Declined(NOT_SENT, AMOUNT_NOT_SUPPORTED);
+	}
+
+	/**
+	 * Stripe's currency table, converted to ISO 4217 minor units ({@link StripeAmounts}).
+	 */
+	@Override
+	public AmountLimits amountLimits(Currency currency) {
+		return StripeAmounts.limits(currency);
+	}
+
+	@Override
+	public boolean limitsAmounts() {
+		return true;
+	}
+
+	/** The secret key's mode ({@link StripeProperties#mode()}). */
+	@Override
+	public Optional<Mode> mode() {
+		return Optional.of(this.mode.livemode() ? Mode.LIVE : Mode.TEST);
 	}
 
 	private static int rank(GatewayResult result) {

@@ -23,9 +23,10 @@ import org.springframework.validation.annotation.Validated;
  * requests: twice {@code connect-timeout} plus {@code read-timeout} (24 s with the
  * defaults).
  *
- * @param secretKey the Stripe secret key ({@code sk_test_...} or {@code sk_live_...}; a
- * restricted key needs write access to PaymentIntents and read access to search); never
- * logged
+ * @param secretKey the Stripe secret key ({@code sk_test_...} or {@code sk_live_...}, or
+ * a restricted key {@code rk_test_...} or {@code rk_live_...}, which needs write access
+ * to PaymentIntents and read access to search); its prefix is the adapter's
+ * {@link #mode()}; never logged
  * @param webhookSigningSecret the signing secret of the webhook endpoint
  * ({@code whsec_...}, from the Dashboard or from {@code stripe listen}); never logged
  * @param apiBase where Stripe's API is (default {@code https://api.stripe.com}); tests
@@ -60,6 +61,23 @@ public record StripeProperties(@Nullable String secretKey, @Nullable String webh
 	 */
 	String requiredSecretKey() {
 		return required(this.secretKey, "secret-key", "PAYONCE_GATEWAY_STRIPE_SECRET_KEY");
+	}
+
+	/**
+	 * The mode the secret key acts in, from its prefix: the one mode of the adapter
+	 * (docs/design.md section 5, "One mode per adapter"). Payments of clients whose API
+	 * key is of the other mode are refused, and webhook events whose {@code livemode}
+	 * differs are not applied.
+	 * @return {@link StripeMode#TEST} for {@code sk_test_}/{@code rk_test_},
+	 * {@link StripeMode#LIVE} for {@code sk_live_}/{@code rk_live_}
+	 * @throws IllegalStateException naming the setting if the key is missing or has none
+	 * of these prefixes (the message never quotes the key)
+	 */
+	public StripeMode mode() {
+		return StripeMode.ofKey(requiredSecretKey())
+			.orElseThrow(() -> new IllegalStateException(
+					"payonce.gateway.stripe.secret-key must start with sk_test_, sk_live_, rk_test_ or rk_live_ "
+							+ "(PAYONCE_GATEWAY_STRIPE_SECRET_KEY)"));
 	}
 
 	/**

@@ -187,18 +187,19 @@ class StripeWebhookController {
 			PaymentIntent intent = dataObject(event, PaymentIntent.class)
 				.orElseThrow(StripeWebhookController::notAnEvent);
 			UUID paymentId = payonceId(intent.getMetadata(), StripePaymentGateway.PAYMENT_ID_METADATA);
-			subject = (paymentId != null)
-					? new WebhookEvent.Subject.OfPayment(new PaymentId(paymentId),
-							finalOutcome(StripeOutcomes.of(intent)),
-							new WebhookEvent.ProviderObject(intent.getId(), intent.getAmount(), intent.getCurrency()))
+			subject = (paymentId != null) ? new WebhookEvent.Subject.OfPayment(new PaymentId(paymentId),
+					finalOutcome(StripeOutcomes.of(intent)),
+					new WebhookEvent.ProviderObject(intent.getId(),
+							StripeAmounts.toMinorUnits(intent.getAmount(), intent.getCurrency()), intent.getCurrency()))
 					: new WebhookEvent.Subject.Unrelated();
 		}
 		else if (REFUND_EVENTS.contains(event.getType())) {
 			Refund refund = dataObject(event, Refund.class).orElseThrow(StripeWebhookController::notAnEvent);
 			UUID refundId = payonceId(refund.getMetadata(), StripePaymentGateway.REFUND_ID_METADATA);
-			subject = (refundId != null)
-					? new WebhookEvent.Subject.OfRefund(new RefundId(refundId), finalOutcome(StripeOutcomes.of(refund)),
-							new WebhookEvent.ProviderObject(refund.getId(), refund.getAmount(), refund.getCurrency()))
+			subject = (refundId != null) ? new WebhookEvent.Subject.OfRefund(new RefundId(refundId),
+					finalOutcome(StripeOutcomes.of(refund)),
+					new WebhookEvent.ProviderObject(refund.getId(),
+							StripeAmounts.toMinorUnits(refund.getAmount(), refund.getCurrency()), refund.getCurrency()))
 					: new WebhookEvent.Subject.Unrelated();
 		}
 		else {

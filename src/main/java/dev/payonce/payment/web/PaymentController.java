@@ -5,6 +5,9 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -20,6 +23,7 @@ import dev.payonce.idempotency.RecordQuota;
 import dev.payonce.idempotency.web.IdempotencyProblems;
 import dev.payonce.idempotency.web.StoredResponses;
 import dev.payonce.payment.PaymentCommand;
+import dev.payonce.payment.PaymentGateway;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.payment.PaymentOutcome;
 import dev.payonce.payment.PaymentResponses;
@@ -41,6 +45,8 @@ import dev.payonce.web.BodySizeFilter;
 		produces = { MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_PROBLEM_JSON_VALUE })
 class PaymentController implements PaymentOperations {
 
+	private static final Logger log = LoggerFactory.getLogger(PaymentController.class);
+
 	/** The largest request body accepted, in bytes (16 KiB). */
 	static final int MAX_BODY_BYTES = BodySizeFilter.MAX_BODY_BYTES;
 
@@ -54,19 +60,23 @@ class PaymentController implements PaymentOperations {
 
 	private final RecordQuota quota;
 
+	private final PaymentGateway gateway;
+
 	PaymentController(PaymentService payments, PaymentRequestReader reader, PaymentResponses responses,
-			CurrentClient currentClient, RecordQuota quota) {
+			CurrentClient currentClient, RecordQuota quota, PaymentGateway gateway) {
 		this.payments = payments;
 		this.reader = reader;
 		this.responses = responses;
 		this.currentClient = currentClient;
 		this.quota = quota;
+		this.gateway = gateway;
 	}
 
 	@Override
 	@PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
 	public ResponseEntity<byte[]> create(IdempotencyKey key, InputStream body) throws IOException {
 		ClientId clientId = this.currentClient.clientId();
+		requireKeyMode(this.gateway, this.currentClient);
 		this.quota.refusal(clientId.value(), key).ifPresent((retryAfter) -> {
 			throw PaymentProblems.quotaExceeded(retryAfter);
 		});
@@ -91,6 +101,22 @@ class PaymentController implements PaymentOperations {
 				.contentType(MediaType.APPLICATION_JSON)
 				.body(this.responses.receipt(payment).getBytes(StandardCharsets.UTF_8)))
 			.orElseThrow(PaymentProblems::notFound);
+	}
+
+	/**
+	 * Refuses a request whose API key is of the other mode than the provider's, before
+	 * anything is stored (docs/design.md section 5, "One mode per adapter").
+	 * @throws dev.payonce.web.ApiProblem 403 {@code api-key-mode-mismatch}
+	 */
+	static void requireKeyMode(PaymentGateway gateway, CurrentClient currentClient) {
+		gateway.mode().ifPresent((providerMode) -> {
+			PaymentGateway.Mode keyMode = PaymentGateway.Mode.ofKey(currentClient.live());
+			if (keyMode != providerMode) {
+				log.warn("Refused a request of client {} with a {} API key: the payment provider runs in {} mode",
+						currentClient.clientId(), keyMode, providerMode);
+				throw PaymentProblems.keyModeMismatch(keyMode, providerMode);
+			}
+		});
 	}
 
 	static byte[] readLimited(InputStream body) throws IOException {

@@ -3,9 +3,13 @@ package dev.payonce.payment.web;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import org.springframework.http.HttpStatus;
 
+import dev.payonce.payment.AmountLimits;
+import dev.payonce.payment.Money;
+import dev.payonce.payment.PaymentGateway;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.payment.PaymentStatus;
 import dev.payonce.payment.RefundId;
@@ -42,6 +46,50 @@ final class PaymentProblems {
 		return new ApiProblem(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
 				"The request body breaks the payments contract; see errors.")
 			.with("errors", List.copyOf(listed));
+	}
+
+	/**
+	 * {@code 400 amount-not-supported}: the payment provider cannot take this amount in
+	 * this currency (docs/design.md section 5, "Amounts at the provider"). Decided before
+	 * anything is stored or sent, so nothing was charged or refunded, and a retry with
+	 * the same key and a supported amount is accepted.
+	 * @param amount the amount asked for
+	 * @param limits what the provider takes in its currency
+	 * @param refund whether a refund (else a payment) was asked for
+	 * @return the problem, with {@code currency}, {@code amount}, {@code multipleOf} and
+	 * {@code maximumAmount}
+	 */
+	static ApiProblem amountNotSupported(Money amount, AmountLimits limits, boolean refund) {
+		String currency = amount.currency().getCurrencyCode();
+		return new ApiProblem(HttpStatus.BAD_REQUEST, "amount-not-supported", "Amount not supported by the provider",
+				"The payment provider cannot " + (refund ? "refund " : "charge ") + amount.minorUnits()
+						+ " minor units of " + currency + ": it takes multiples of " + limits.multipleOf() + " up to "
+						+ limits.maximum() + ". Nothing was stored or " + (refund ? "refunded" : "charged")
+						+ "; retrying with the same Idempotency-Key and a supported amount is safe.")
+			.with("currency", currency)
+			.with("amount", amount.minorUnits())
+			.with("multipleOf", limits.multipleOf())
+			.with("maximumAmount", limits.maximum());
+	}
+
+	/**
+	 * {@code 403 api-key-mode-mismatch}: the client's API key is of the other mode than
+	 * the provider's (docs/design.md section 5, "One mode per adapter"). Decided before
+	 * anything is stored or sent.
+	 * @param keyMode the mode of the request's API key
+	 * @param providerMode the one mode the provider moves money in
+	 * @return the problem, with {@code keyMode} and {@code providerMode} ({@code test} or
+	 * {@code live})
+	 */
+	static ApiProblem keyModeMismatch(PaymentGateway.Mode keyMode, PaymentGateway.Mode providerMode) {
+		String key = keyMode.name().toLowerCase(Locale.ROOT);
+		String provider = providerMode.name().toLowerCase(Locale.ROOT);
+		return new ApiProblem(HttpStatus.FORBIDDEN, "api-key-mode-mismatch", "API key of the other mode",
+				"This request used a " + key + " API key (sk_" + key + "_); the payment provider here runs in "
+						+ provider + " mode and takes sk_" + provider
+						+ "_ keys only. Nothing was stored, charged or refunded.")
+			.with("keyMode", key)
+			.with("providerMode", provider);
 	}
 
 	static ApiProblem payloadTooLarge(int limit) {

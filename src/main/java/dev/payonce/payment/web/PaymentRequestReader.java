@@ -24,17 +24,19 @@ import org.springframework.stereotype.Component;
 
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.IdempotencyKey;
+import dev.payonce.payment.AmountLimits;
 import dev.payonce.payment.Money;
 import dev.payonce.payment.PaymentCommand;
+import dev.payonce.payment.PaymentGateway;
 import dev.payonce.web.Problems;
 
 /**
  * Reads the body of {@code POST /payments} strictly (docs/design.md section 2): a JSON
  * object with no unknown or duplicate members; {@code amount} a JSON integer in minor
  * units, never a fraction, exponent or string, never rounded; {@code currency} an ISO
- * 4217 code with minor units, in any letter case. A member may be omitted where the
- * contract allows, but never sent as JSON {@code null}. Every problem found is reported,
- * not just the first.
+ * 4217 code with minor units, in any letter case; the amount one the active provider can
+ * take in that currency. A member may be omitted where the contract allows, but never
+ * sent as JSON {@code null}. Every problem found is reported, not just the first.
  */
 @Component
 class PaymentRequestReader {
@@ -54,7 +56,9 @@ class PaymentRequestReader {
 
 	private final Validator validator;
 
-	PaymentRequestReader(JsonMapper json, Validator validator) {
+	private final PaymentGateway gateway;
+
+	PaymentRequestReader(JsonMapper json, Validator validator, PaymentGateway gateway) {
 		// Decimals are read as BigDecimal only to be rejected: money never passes through
 		// a double.
 		this.reader = json.reader()
@@ -62,6 +66,7 @@ class PaymentRequestReader {
 			.with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
 			.with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 		this.validator = validator;
+		this.gateway = gateway;
 	}
 
 	/**
@@ -71,7 +76,8 @@ class PaymentRequestReader {
 	 * @param body the raw body, at most 16 KiB
 	 * @return the command
 	 * @throws dev.payonce.web.ApiProblem 400 {@code invalid-request} listing every field
-	 * error
+	 * error; 400 {@code amount-not-supported} for a valid amount the active provider
+	 * cannot take in its currency ({@link PaymentGateway#amountLimits})
 	 */
 	PaymentCommand read(ClientId clientId, IdempotencyKey key, byte[] body) {
 		JsonNode root = parse(body);
@@ -97,8 +103,12 @@ class PaymentRequestReader {
 		}
 		String paymentMethod = (request.paymentMethod() != null) ? request.paymentMethod()
 				: PaymentCommand.DEFAULT_PAYMENT_METHOD;
-		return new PaymentCommand(clientId, key, request.orderId(), new Money(request.amount(), currency),
-				paymentMethod);
+		Money amount = new Money(request.amount(), currency);
+		AmountLimits limits = this.gateway.amountLimits(currency);
+		if (!limits.allows(amount.minorUnits())) {
+			throw PaymentProblems.amountNotSupported(amount, limits, false);
+		}
+		return new PaymentCommand(clientId, key, request.orderId(), amount, paymentMethod);
 	}
 
 	/**

@@ -24,6 +24,25 @@ final class ProblemExamples {
 			+ "\"detail\":\"The request body breaks the payments contract; see errors.\",\"instance\":\"/payments\","
 			+ "\"errors\":[{\"field\":\"amount\",\"message\":\"must be a JSON integer in minor units (no fraction, exponent or quotes)\"}]}";
 
+	static final String AMOUNT_NOT_SUPPORTED = "{\"type\":\"" + BASE
+			+ "amount-not-supported\",\"title\":\"Amount not supported by the provider\",\"status\":400,"
+			+ "\"detail\":\"The payment provider cannot charge 5125 minor units of KWD: it takes multiples of 10 up to 99999990. "
+			+ "Nothing was stored or charged; retrying with the same Idempotency-Key and a supported amount is safe.\","
+			+ "\"instance\":\"/payments\",\"currency\":\"KWD\",\"amount\":5125,\"multipleOf\":10,\"maximumAmount\":99999990}";
+
+	static final String REFUND_AMOUNT_NOT_SUPPORTED = "{\"type\":\"" + BASE
+			+ "amount-not-supported\",\"title\":\"Amount not supported by the provider\",\"status\":400,"
+			+ "\"detail\":\"The payment provider cannot refund 125 minor units of KWD: it takes multiples of 10 up to 99999990. "
+			+ "Nothing was stored or refunded; retrying with the same Idempotency-Key and a supported amount is safe.\","
+			+ "\"instance\":\"/payments/6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a/refunds\",\"currency\":\"KWD\",\"amount\":125,"
+			+ "\"multipleOf\":10,\"maximumAmount\":99999990}";
+
+	static final String KEY_MODE_MISMATCH = "{\"type\":\"" + BASE
+			+ "api-key-mode-mismatch\",\"title\":\"API key of the other mode\",\"status\":403,"
+			+ "\"detail\":\"This request used a test API key (sk_test_); the payment provider here runs in live mode and takes "
+			+ "sk_live_ keys only. Nothing was stored, charged or refunded.\",\"instance\":\"/payments\","
+			+ "\"keyMode\":\"test\",\"providerMode\":\"live\"}";
+
 	static final String DECLINED = "{\"type\":\"" + BASE
 			+ "payment-declined\",\"title\":\"Payment declined\",\"status\":402,"
 			+ "\"detail\":\"The payment provider declined the payment.\",\"instance\":\"/payments\","

@@ -24,6 +24,7 @@ import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.idempotency.RecordQuota;
 import dev.payonce.idempotency.web.IdempotencyProblems;
 import dev.payonce.idempotency.web.StoredResponses;
+import dev.payonce.payment.PaymentGateway;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.payment.RefundCommand;
 import dev.payonce.payment.RefundId;
@@ -59,13 +60,16 @@ class RefundController implements RefundOperations {
 
 	private final RecordQuota quota;
 
+	private final PaymentGateway gateway;
+
 	RefundController(RefundService refunds, RefundRequestReader reader, RefundResponses responses,
-			CurrentClient currentClient, RecordQuota quota) {
+			CurrentClient currentClient, RecordQuota quota, PaymentGateway gateway) {
 		this.refunds = refunds;
 		this.reader = reader;
 		this.responses = responses;
 		this.currentClient = currentClient;
 		this.quota = quota;
+		this.gateway = gateway;
 	}
 
 	@Override
@@ -74,6 +78,7 @@ class RefundController implements RefundOperations {
 			@RequestHeader HttpHeaders headers, InputStream body)
 			throws IOException, HttpMediaTypeNotSupportedException {
 		ClientId clientId = this.currentClient.clientId();
+		PaymentController.requireKeyMode(this.gateway, this.currentClient);
 		this.quota.refusal(clientId.value(), key).ifPresent((retryAfter) -> {
 			throw PaymentProblems.quotaExceeded(retryAfter);
 		});
@@ -98,6 +103,8 @@ class RefundController implements RefundOperations {
 			case RefundOutcome.PaymentNotFound notFound -> throw PaymentProblems.notFound();
 			case RefundOutcome.PaymentNotRefundable notRefundable ->
 				throw PaymentProblems.notRefundable(notRefundable.status());
+			case RefundOutcome.AmountNotSupported notSupported ->
+				throw PaymentProblems.amountNotSupported(notSupported.amount(), notSupported.limits(), true);
 			case RefundOutcome.ExceedsRefundable exceeds ->
 				throw PaymentProblems.refundExceedsRefundable(exceeds.refundable());
 			case RefundOutcome.Unresolved unresolved -> throw unresolved.outcomeUnknown()

@@ -13,9 +13,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
+import dev.payonce.payment.AmountLimits;
 import dev.payonce.payment.ChargeRequest;
 import dev.payonce.payment.GatewayResult;
 import dev.payonce.payment.Money;
+import dev.payonce.payment.PaymentGateway;
 import dev.payonce.payment.PaymentId;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -188,6 +190,32 @@ class StripePaymentGatewayTests {
 		GatewayResult refused = this.gateway.charge(tiny);
 
 		assertThat(refused).isEqualTo(new GatewayResult.Declined("none", "amount_too_small"));
+	}
+
+	@Test
+	void amountStripeCannotTakeIsDeclinedWithoutACall() {
+		// Only a payment stored before Payonce refused such amounts can reach the
+		// adapter.
+		PaymentId paymentId = PaymentId.random();
+		ChargeRequest charge = new ChargeRequest(paymentId, paymentId.providerIdempotencyKey(1),
+				new Money(5125, Currency.getInstance("KWD")), "pm_card_visa", "order-" + paymentId);
+
+		GatewayResult result = this.gateway.charge(charge);
+
+		assertThat(result).isEqualTo(new GatewayResult.Declined("none", StripePaymentGateway.AMOUNT_NOT_SUPPORTED));
+		assertThat(this.stripe.createKeys()).isEmpty();
+	}
+
+	@Test
+	void statesTheSecretKeysModeAndStripesAmountLimits() {
+		StripePaymentGateway live = new StripePaymentGateway(
+				new StripeProperties("sk_live_model", "whsec_model", URI.create(this.stripe.baseUrl()),
+						Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofMinutes(5)));
+
+		assertThat(this.gateway.mode()).contains(PaymentGateway.Mode.TEST);
+		assertThat(live.mode()).contains(PaymentGateway.Mode.LIVE);
+		assertThat(this.gateway.limitsAmounts()).isTrue();
+		assertThat(this.gateway.amountLimits(Currency.getInstance("KWD"))).isEqualTo(new AmountLimits(10, 99_999_990));
 	}
 
 	private static ChargeRequest charge() {

@@ -1,5 +1,6 @@
 package dev.payonce.gateway.stripe;
 
+import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
@@ -21,6 +22,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import dev.payonce.OffsetClock;
+import dev.payonce.TestCredentials;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
 import dev.payonce.idempotency.IdempotencyReconciler;
@@ -93,6 +95,77 @@ class StripePaymentIntegrationTests {
 		assertThat(replay.header("Idempotent-Replayed")).contains("true");
 		assertThat(stripe.chargesOf(first.field("id"))).isEqualTo(1);
 		assertThat(stripe.createKeys()).containsOnlyOnce("payonce-payment-" + first.field("id"));
+	}
+
+	@Test
+	void chargesIcelandicKronaInStripesHundredths() {
+		// 500 krónur is amount=50000 at Stripe; amount=500 charged 5 krónur.
+		Order order = new Order(StripeFault.NONE);
+
+		Reply paid = order.pay(500, "ISK");
+
+		assertThat(paid.status()).isEqualTo(201);
+		assertThat(paid.field("amount")).isEqualTo("500");
+		assertThat(stripe.intentsOf(paid.field("id"))).singleElement().satisfies((intent) -> {
+			assertThat(intent.amount()).isEqualTo(50_000);
+			assertThat(intent.currency()).isEqualTo("isk");
+			assertThat(intent.status()).isEqualTo("succeeded");
+		});
+	}
+
+	@Test
+	void refusesKuwaitiDinarNotEndingInZeroBeforeStripeAndTheCorrectedRetryWithTheSameKeyCharges() {
+		Order order = new Order(StripeFault.NONE);
+
+		Reply refused = order.pay(5125, "KWD");
+		long stored = countRows("SELECT count(*) FROM idempotency_records WHERE idempotency_key = ?", order.key)
+				+ countRows("SELECT count(*) FROM payments WHERE order_id = ?", order.orderId);
+		boolean sent = stripe.allIntents()
+			.stream()
+			.anyMatch((intent) -> intent.currency().equals("kwd") && intent.amount() == 5125);
+		Reply corrected = order.pay(5120, "KWD");
+
+		assertThat(refused.status()).isEqualTo(400);
+		assertThat(refused.problemType()).endsWith("/amount-not-supported");
+		assertThat(refused.field("multipleOf")).isEqualTo("10");
+		assertThat(refused.field("currency")).isEqualTo("KWD");
+		assertThat(stored).isZero();
+		assertThat(sent).isFalse();
+		assertThat(corrected.status()).isEqualTo(201);
+		assertThat(stripe.intentsOf(corrected.field("id"))).singleElement()
+			.satisfies((intent) -> assertThat(intent.amount()).isEqualTo(5120));
+	}
+
+	@Test
+	void refusesAnAmountOverStripesEightDigitsBeforeStripe() {
+		// A million krónur is amount=100000000 at Stripe: nine digits.
+		Order order = new Order(StripeFault.NONE);
+
+		Reply refused = order.pay(1_000_000, "ISK");
+
+		assertThat(refused.status()).isEqualTo(400);
+		assertThat(refused.problemType()).endsWith("/amount-not-supported");
+		assertThat(refused.field("maximumAmount")).isEqualTo("999999");
+		assertThat(countRows("SELECT count(*) FROM payments WHERE order_id = ?", order.orderId)).isZero();
+	}
+
+	@Test
+	void refusesALiveApiKeyOnATestModeStripeKeyBeforeAnythingIsStored() {
+		PaymentsApi admin = new PaymentsApi(this.port, TestCredentials.ADMIN_TOKEN);
+		Reply created = admin.send(admin.request("/admin/clients")
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"live-on-test\",\"mode\":\"live\"}")));
+		String orderId = "stripe-live-" + UUID.randomUUID();
+
+		Reply refused = new PaymentsApi(this.port, created.field("apiKey")).pay("key-" + UUID.randomUUID(), """
+				{"orderId":"%s","amount":1250,"currency":"EUR"}""".formatted(orderId));
+
+		assertThat(created.field("apiKey")).startsWith("sk_live_");
+		assertThat(refused.status()).isEqualTo(403);
+		assertThat(refused.problemType()).endsWith("/api-key-mode-mismatch");
+		assertThat(refused.field("keyMode")).isEqualTo("live");
+		assertThat(refused.field("providerMode")).isEqualTo("test");
+		assertThat(countRows("SELECT count(*) FROM payments WHERE order_id = ?", orderId)).isZero();
 	}
 
 	@Test
@@ -433,6 +506,10 @@ class StripePaymentIntegrationTests {
 	}
 
 	/** One order, its key and its body; faults planned on the model by its order id. */
+	private long countRows(String sql, String value) {
+		return this.jdbc.sql(sql).param(value).query(Long.class).single();
+	}
+
 	private final class Order {
 
 		final String orderId = "stripe-" + UUID.randomUUID();
@@ -458,9 +535,13 @@ class StripePaymentIntegrationTests {
 		}
 
 		Reply pay() {
+			return pay(this.amount, "EUR");
+		}
+
+		Reply pay(long amount, String currency) {
 			return new PaymentsApi(StripePaymentIntegrationTests.this.port).pay(this.key, """
-					{"orderId":"%s","amount":%d,"currency":"EUR","paymentMethod":"%s"}""".formatted(this.orderId,
-					this.amount, this.paymentMethod));
+					{"orderId":"%s","amount":%d,"currency":"%s","paymentMethod":"%s"}""".formatted(this.orderId, amount,
+					currency, this.paymentMethod));
 		}
 
 	}

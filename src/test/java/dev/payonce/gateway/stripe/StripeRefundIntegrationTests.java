@@ -82,6 +82,48 @@ class StripeRefundIntegrationTests {
 	}
 
 	@Test
+	void refundsIcelandicKronaInStripesHundredths() {
+		// A refund of 100 krónur is amount=10000 at Stripe; amount=100 refunded 1 króna.
+		Paid paid = new Paid(500, "ISK");
+
+		Reply refunded = paid.refund("{\"amount\":100}");
+
+		assertThat(refunded.status()).isEqualTo(201);
+		assertThat(stripe.refundsOf(paid.intentId)).singleElement().satisfies((refund) -> {
+			assertThat(refund.amount()).isEqualTo(10_000);
+			assertThat(refund.currency()).isEqualTo("isk");
+		});
+		assertThat(refundedAmount(paid.paymentId)).isEqualTo(100);
+	}
+
+	@Test
+	void refusesAKuwaitiDinarRefundNotEndingInZeroBeforeStripeAndTheCorrectedRetryWithTheSameKeyRefunds() {
+		Paid paid = new Paid(5120, "KWD");
+
+		Reply refused = paid.refund("{\"amount\":125}");
+		long stored = this.jdbc.sql("SELECT count(*) FROM refunds WHERE payment_id = ?::uuid")
+			.param(paid.paymentId)
+			.query(Long.class)
+			.single()
+				+ this.jdbc.sql("SELECT count(*) FROM idempotency_records WHERE idempotency_key = ?")
+					.param(paid.refundKey)
+					.query(Long.class)
+					.single();
+		int sent = stripe.refundsOf(paid.intentId).size();
+		Reply corrected = paid.refund("{\"amount\":120}");
+
+		assertThat(refused.status()).isEqualTo(400);
+		assertThat(refused.problemType()).endsWith("/amount-not-supported");
+		assertThat(refused.field("multipleOf")).isEqualTo("10");
+		assertThat(stored).isZero();
+		assertThat(sent).isZero();
+		assertThat(corrected.status()).isEqualTo(201);
+		assertThat(stripe.refundsOf(paid.intentId)).singleElement()
+			.satisfies((refund) -> assertThat(refund.amount()).isEqualTo(120));
+		assertThat(refundedAmount(paid.paymentId)).isEqualTo(120);
+	}
+
+	@Test
 	void timeoutAfterStripeRefundedIsUnknownAndTheRetryGetsTheSameRefund() {
 		Paid paid = new Paid();
 		stripe.plan(paid.intentId, StripeFault.TIMEOUT_AFTER_CHARGE);
@@ -283,9 +325,13 @@ class StripeRefundIntegrationTests {
 		final String refundKey = "refund-" + UUID.randomUUID();
 
 		Paid() {
+			this(1250, "EUR");
+		}
+
+		Paid(long amount, String currency) {
 			Reply paid = api().pay("pay-" + UUID.randomUUID(), """
-					{"orderId":"stripe-refund-%s","amount":1250,"currency":"EUR","paymentMethod":"pm_card_visa"}"""
-				.formatted(UUID.randomUUID()));
+					{"orderId":"stripe-refund-%s","amount":%d,"currency":"%s","paymentMethod":"pm_card_visa"}"""
+				.formatted(UUID.randomUUID(), amount, currency));
 			assertThat(paid.status()).isEqualTo(201);
 			this.paymentId = paid.field("id");
 			this.intentId = paid.field("providerReference");

@@ -43,11 +43,11 @@ class ApiDocumentationIntegrationTests {
 
 	/** Status of POST /payments → the problem slugs its examples must show. */
 	static final Map<String, List<String>> PROBLEMS = Map.of("400",
-			List.of("idempotency-key-missing", "idempotency-key-invalid", "invalid-request"), "401",
-			List.of("unauthorized"), "402", List.of("payment-declined", "payment-failed"), "403", List.of("forbidden"),
-			"409", List.of("idempotency-request-in-progress"), "413", List.of("payload-too-large"), "415",
-			List.of("unsupported-media-type"), "422", List.of("idempotency-key-reused"), "500",
-			List.of("internal-error"), "503",
+			List.of("idempotency-key-missing", "idempotency-key-invalid", "invalid-request", "amount-not-supported"),
+			"401", List.of("unauthorized"), "402", List.of("payment-declined", "payment-failed"), "403",
+			List.of("forbidden", "api-key-mode-mismatch"), "409", List.of("idempotency-request-in-progress"), "413",
+			List.of("payload-too-large"), "415", List.of("unsupported-media-type"), "422",
+			List.of("idempotency-key-reused"), "500", List.of("internal-error"), "503",
 			List.of("payment-provider-unavailable", "payment-outcome-unknown", "service-unavailable"));
 
 	/**
@@ -147,7 +147,8 @@ class ApiDocumentationIntegrationTests {
 			assertThat(post.at("/responses/409/headers/Retry-After/required").asBoolean())
 				.as("only the in-progress 409 carries Retry-After; a refused refund does not")
 				.isFalse();
-			Map.of(402, List.of("refund-declined", "refund-failed"), 404, List.of("payment-not-found"), 409,
+			Map.of(400, List.of("amount-not-supported"), 402, List.of("refund-declined", "refund-failed"), 403,
+					List.of("api-key-mode-mismatch"), 404, List.of("payment-not-found"), 409,
 					List.of("payment-not-refundable", "refund-exceeds-refundable", "idempotency-request-in-progress"),
 					422, List.of("idempotency-key-reused"), 503,
 					List.of("refund-provider-unavailable", "refund-outcome-unknown"))

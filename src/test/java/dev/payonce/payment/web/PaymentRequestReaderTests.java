@@ -1,6 +1,8 @@
 package dev.payonce.payment.web;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Currency;
 
 import jakarta.validation.Validation;
 import jakarta.validation.ValidatorFactory;
@@ -13,7 +15,12 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.idempotency.RequestFingerprint;
+import dev.payonce.payment.AmountLimits;
+import dev.payonce.payment.ChargeRequest;
+import dev.payonce.payment.GatewayResult;
 import dev.payonce.payment.PaymentCommand;
+import dev.payonce.payment.PaymentGateway;
+import dev.payonce.payment.RefundRequest;
 import dev.payonce.web.ApiProblem;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,7 +35,7 @@ class PaymentRequestReaderTests {
 	private final ValidatorFactory validation = Validation.buildDefaultValidatorFactory();
 
 	private final PaymentRequestReader reader = new PaymentRequestReader(JsonMapper.builder().build(),
-			this.validation.getValidator());
+			this.validation.getValidator(), new KwdInTensGateway());
 
 	@AfterEach
 	void close() {
@@ -108,12 +115,71 @@ class PaymentRequestReaderTests {
 				.contains("orderId", "amount", "currency", "extra"));
 	}
 
+	@Test
+	void refusesAnAmountTheProviderCannotTakeInItsCurrency() {
+		assertThatExceptionOfType(ApiProblem.class)
+			.isThrownBy(() -> read("{\"orderId\":\"o-1\",\"amount\":5125,\"currency\":\"kwd\"}"))
+			.satisfies((problem) -> {
+				assertThat(problem.getStatusCode().value()).isEqualTo(400);
+				assertThat(problem.getBody().getType())
+					.hasToString("https://payonce.dev/problems/amount-not-supported");
+				assertThat(problem.getBody().getProperties()).containsEntry("currency", "KWD")
+					.containsEntry("amount", 5125L)
+					.containsEntry("multipleOf", 10L)
+					.containsEntry("maximumAmount", 99_999_990L);
+				assertThat(problem.getBody().getDetail()).contains("Nothing was stored or charged");
+			});
+	}
+
+	@Test
+	void acceptsAnAmountWithinTheProvidersLimits() {
+		assertThat(read("{\"orderId\":\"o-1\",\"amount\":5120,\"currency\":\"KWD\"}").amount().minorUnits())
+			.isEqualTo(5120);
+		assertThat(read("{\"orderId\":\"o-1\",\"amount\":5125,\"currency\":\"USD\"}").amount().minorUnits())
+			.isEqualTo(5125);
+	}
+
 	private RequestFingerprint fingerprint(String json) {
 		return read(json).fingerprint();
 	}
 
 	private PaymentCommand read(String json) {
 		return this.reader.read(new ClientId("test"), new IdempotencyKey("k"), json.getBytes(StandardCharsets.UTF_8));
+	}
+
+	/** A provider that takes KWD only in steps of 10 and any other amount. */
+	private static final class KwdInTensGateway implements PaymentGateway {
+
+		@Override
+		public AmountLimits amountLimits(Currency currency) {
+			return "KWD".equals(currency.getCurrencyCode()) ? new AmountLimits(10, 99_999_990) : AmountLimits.ANY;
+		}
+
+		@Override
+		public GatewayResult charge(ChargeRequest request) {
+			throw new UnsupportedOperationException("a reader never charges");
+		}
+
+		@Override
+		public GatewayResult lookup(ChargeRequest request) {
+			throw new UnsupportedOperationException("a reader never looks up");
+		}
+
+		@Override
+		public GatewayResult refund(RefundRequest request) {
+			throw new UnsupportedOperationException("a reader never refunds");
+		}
+
+		@Override
+		public GatewayResult lookupRefund(RefundRequest request) {
+			throw new UnsupportedOperationException("a reader never looks up");
+		}
+
+		@Override
+		public Duration worstCaseCallDuration() {
+			return Duration.ZERO;
+		}
+
 	}
 
 }

@@ -1,0 +1,108 @@
+package dev.payonce.payment.web;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+
+import dev.payonce.client.ClientId;
+import dev.payonce.client.CurrentClient;
+import dev.payonce.payment.ChargeRequest;
+import dev.payonce.payment.GatewayResult;
+import dev.payonce.payment.PaymentGateway;
+import dev.payonce.payment.RefundRequest;
+import dev.payonce.web.ApiProblem;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatNoException;
+
+/**
+ * One mode per adapter (docs/design.md section 5): a client's API key must be of the
+ * gateway's mode; a gateway of no mode (the simulator) takes either.
+ */
+class KeyModeTests {
+
+	@Test
+	void refusesATestKeyOnALiveGateway() {
+		assertThatExceptionOfType(ApiProblem.class).isThrownBy(
+				() -> PaymentController.requireKeyMode(new ModeGateway(PaymentGateway.Mode.LIVE), new Caller(false)))
+			.satisfies((problem) -> {
+				assertThat(problem.getStatusCode().value()).isEqualTo(403);
+				assertThat(problem.getBody().getType())
+					.hasToString("https://payonce.dev/problems/api-key-mode-mismatch");
+				assertThat(problem.getBody().getProperties()).containsEntry("keyMode", "test")
+					.containsEntry("providerMode", "live");
+			});
+	}
+
+	@Test
+	void refusesALiveKeyOnATestGateway() {
+		assertThatExceptionOfType(ApiProblem.class).isThrownBy(
+				() -> PaymentController.requireKeyMode(new ModeGateway(PaymentGateway.Mode.TEST), new Caller(true)));
+	}
+
+	@Test
+	void acceptsAKeyOfTheGatewaysMode() {
+		assertThatNoException().isThrownBy(
+				() -> PaymentController.requireKeyMode(new ModeGateway(PaymentGateway.Mode.LIVE), new Caller(true)));
+		assertThatNoException().isThrownBy(
+				() -> PaymentController.requireKeyMode(new ModeGateway(PaymentGateway.Mode.TEST), new Caller(false)));
+	}
+
+	@Test
+	void gatewayOfNoModeAcceptsKeysOfEither() {
+		assertThatNoException()
+			.isThrownBy(() -> PaymentController.requireKeyMode(new ModeGateway(null), new Caller(true)));
+		assertThatNoException()
+			.isThrownBy(() -> PaymentController.requireKeyMode(new ModeGateway(null), new Caller(false)));
+	}
+
+	private record Caller(boolean live) implements CurrentClient {
+
+		@Override
+		public ClientId clientId() {
+			return new ClientId("cli_mode");
+		}
+
+		@Override
+		public void confirmAuthorized() {
+		}
+
+	}
+
+	private record ModeGateway(PaymentGateway.Mode fixedMode) implements PaymentGateway {
+
+		@Override
+		public Optional<Mode> mode() {
+			return Optional.ofNullable(this.fixedMode);
+		}
+
+		@Override
+		public GatewayResult charge(ChargeRequest request) {
+			throw new UnsupportedOperationException("the mode check never charges");
+		}
+
+		@Override
+		public GatewayResult lookup(ChargeRequest request) {
+			throw new UnsupportedOperationException("the mode check never looks up");
+		}
+
+		@Override
+		public GatewayResult refund(RefundRequest request) {
+			throw new UnsupportedOperationException("the mode check never refunds");
+		}
+
+		@Override
+		public GatewayResult lookupRefund(RefundRequest request) {
+			throw new UnsupportedOperationException("the mode check never looks up");
+		}
+
+		@Override
+		public Duration worstCaseCallDuration() {
+			return Duration.ZERO;
+		}
+
+	}
+
+}
