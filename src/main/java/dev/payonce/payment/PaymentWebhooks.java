@@ -49,8 +49,14 @@ import dev.payonce.idempotency.StoredResponse;
  * record and the event's ledger row commit together or not at all. So a webhook, a client
  * retry and the reconciler racing on one payment or refund produce one outcome, and the
  * client's next retry replays it.</li>
- * <li>Nothing final ever changes: a late or contradicting event is acknowledged, logged
- * and recorded as ignored.</li>
+ * <li>Nothing final ever changes back: a late or contradicting event is acknowledged,
+ * logged and recorded as ignored; except that a SUCCEEDED refund the provider reports
+ * failed becomes DECLINED with its amount refundable again, and a DECLINED payment the
+ * provider reports succeeded is marked for an operator (docs/design.md section 10, "Money
+ * moved outside Payonce").</li>
+ * <li>Refunds made outside Payonce are recorded once each by their provider reference and
+ * reduce what remains refundable ({@link ProviderRefunds}).</li>
+ * <li>An event of the provider account's other mode is recorded as ignored.</li>
  * <li>While another attempt holds the resource's lease, nothing is recorded, the event's
  * lease is released at once and the event is {@link WebhookEffect.Deferred}: the provider
  * delivers it again.</li>

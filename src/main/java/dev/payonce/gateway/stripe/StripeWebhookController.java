@@ -57,19 +57,23 @@ import dev.payonce.web.Problems;
  * PaymentIntent whose {@code metadata[payonce_payment_id]} names a payment) settle
  * PENDING payments; {@code refund.created}, {@code refund.updated}, {@code refund.failed}
  * and {@code charge.refund.updated} (a Refund whose {@code metadata[payonce_refund_id]}
- * names a refund) settle PENDING refunds. Every other type, {@code charge.refunded}
- * included (its Charge does not say which refund, since API version 2022-11-15 no longer
- * expands {@code refunds}), is acknowledged and ignored.
+ * names a refund) settle PENDING refunds, and give back a SUCCEEDED refund Stripe reports
+ * failed; the same events of a Refund without Payonce's id, and {@code charge.refunded},
+ * record refunds made outside Payonce against the payment whose PaymentIntent they name
+ * (docs/design.md section 10, "Money moved outside Payonce"). An event whose
+ * {@code livemode} is not the secret key's mode is acknowledged and ignored. Every other
+ * type is acknowledged and ignored.
  *
  * <p>
  * Answers: {@code 200 {"received":true}} for an event applied, ignored or seen before
  * (Stripe stops delivering it); {@code 400 webhook-signature-invalid} for a missing,
- * tampered or stale signature, and {@code 400 invalid-request} for a signed body that is
- * not a Stripe event, with nothing read or written; {@code 413 payload-too-large} over 16
- * KiB, as on every endpoint; {@code 409 webhook-event-in-progress} while another delivery
- * of the same event is being handled, and {@code 409 webhook-payment-in-progress} while a
- * request or the reconciler holds the payment or refund, both with {@code Retry-After}
- * (Stripe delivers again).
+ * repeated, malformed, tampered or stale signature, checked before the body is parsed,
+ * and {@code 400 invalid-request} for a signed body that is not a Stripe event, with
+ * nothing read or written; {@code 413 payload-too-large} over 16 KiB, as on every
+ * endpoint; {@code 409 webhook-event-in-progress} while another delivery of the same
+ * event is being handled, and {@code 409 webhook-payment-in-progress} while a request or
+ * the reconciler holds the payment or refund, both with {@code Retry-After} (Stripe
+ * delivers again).
  */
 @RestController
 @ConditionalOnProperty(name = "payonce.gateway.provider", havingValue = "stripe")
