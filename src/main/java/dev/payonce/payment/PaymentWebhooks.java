@@ -129,10 +129,20 @@ public class PaymentWebhooks {
 	 * runs out and the redelivery takes it over)
 	 */
 	public WebhookEffect apply(WebhookEvent event) {
-		WebhookEffect effect = (event.subject() instanceof WebhookEvent.Subject.Unrelated)
+		WebhookEffect effect = (event.subject() instanceof WebhookEvent.Subject.Unrelated || namesNoPayment(event))
 				? new WebhookEffect.Ignored("names nothing of Payonce's") : applyOnce(event);
 		this.metrics.webhookEvent(effect);
 		return effect;
+	}
+
+	/**
+	 * Whether an event about a charge's refunds names a charge no payment here has
+	 * (another integration's on the same account): acknowledged without a record, like an
+	 * object without Payonce's id.
+	 */
+	private boolean namesNoPayment(WebhookEvent event) {
+		return event.subject() instanceof WebhookEvent.Subject.OfProviderRefunds refunds
+				&& this.providerRefunds.paymentOf(refunds.paymentReference()).isEmpty();
 	}
 
 	private WebhookEffect applyOnce(WebhookEvent event) {
