@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -103,7 +104,12 @@ class StripeWebhookController {
 	private static final Set<String> REFUND_EVENTS = Set.of("refund.created", "refund.updated", "refund.failed",
 			"charge.refund.updated");
 
+	/** How soon a delivery answered 503 may come again. */
+	private static final Duration PROVIDER_RETRY = Duration.ofMinutes(1);
+
 	private final PaymentWebhooks webhooks;
+
+	private final StripePaymentGateway gateway;
 
 	private final StripeProperties properties;
 
@@ -112,8 +118,10 @@ class StripeWebhookController {
 	/** The secret key's mode: events of the other one are ignored. */
 	private final StripeKeyMode mode;
 
-	StripeWebhookController(PaymentWebhooks webhooks, StripeProperties properties, Clock clock) {
+	StripeWebhookController(PaymentWebhooks webhooks, StripePaymentGateway gateway, StripeProperties properties,
+			Clock clock) {
 		this.webhooks = webhooks;
+		this.gateway = gateway;
 		this.properties = properties;
 		this.clock = clock;
 		this.mode = StripeKeyMode.of(properties.requiredSecretKey());
@@ -241,7 +249,7 @@ class StripeWebhookController {
 			Charge charge = dataObject(event, Charge.class).orElseThrow(StripeWebhookController::notAnEvent);
 			subject = (charge.getPaymentIntent() != null)
 					? new WebhookEvent.Subject.OfProviderRefunds(charge.getPaymentIntent(),
-							refundsOutsidePayonce(charge), charge.getAmountRefunded())
+							refundsOutsidePayonce(charge.getPaymentIntent(), charge), charge.getAmountRefunded())
 					: new WebhookEvent.Subject.Unrelated();
 		}
 		else {
@@ -251,20 +259,25 @@ class StripeWebhookController {
 	}
 
 	/**
-	 * The refunds a Charge lists that Payonce did not make. Since API version 2022-11-15
-	 * a Charge no longer includes {@code refunds} unless expanded
-	 * (https://docs.stripe.com/upgrades#2022-11-15), so a {@code charge.refunded} of a
-	 * newer version lists none: its refunds come as {@code refund.*} events, which Stripe
-	 * sends for every refund since 2024-10-28.acacia.
+	 * The refunds of a charge that Payonce did not make. Since API version 2022-11-15 a
+	 * Charge no longer includes {@code refunds} unless expanded
+	 * (https://docs.stripe.com/upgrades#2022-11-15), so for a {@code charge.refunded}
+	 * without them the PaymentIntent's refunds are listed at Stripe (a list reads
+	 * Stripe's own writes); if Stripe cannot be read the event is answered 503 and Stripe
+	 * delivers it again.
 	 */
-	private static List<WebhookEvent.ProviderRefund> refundsOutsidePayonce(Charge charge) {
-		if (charge.getRefunds() == null || charge.getRefunds().getData() == null) {
-			return List.of();
-		}
-		return charge.getRefunds()
-			.getData()
-			.stream()
+	private List<WebhookEvent.ProviderRefund> refundsOutsidePayonce(String paymentIntent, Charge charge) {
+		List<Refund> refunds = (charge.getRefunds() != null && charge.getRefunds().getData() != null)
+				? charge.getRefunds().getData()
+				: this.gateway.refundsOf(paymentIntent)
+					.orElseThrow(() -> new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "webhook-provider-unavailable",
+							"Provider unavailable",
+							"The charge's refunds could not be read from Stripe; nothing was recorded. "
+									+ "Deliver the event again later.")
+						.retryAfter(PROVIDER_RETRY));
+		return refunds.stream()
 			.filter((refund) -> payonceId(refund.getMetadata(), StripePaymentGateway.REFUND_ID_METADATA) == null)
+			.filter((refund) -> paymentIntent.equals(refund.getPaymentIntent()))
 			.flatMap((refund) -> providerRefund(refund).stream())
 			.toList();
 	}

@@ -788,6 +788,32 @@ class StripeWebhookIntegrationTests {
 	}
 
 	@Test
+	void chargeRefundedAloneRecordsEveryRefundOutsidePayonceOnceByListingThemAtStripe() {
+		Paid paid = paid(10_000);
+		Reply ours = new PaymentsApi(this.port).refund(paid.paymentId(), "ours-" + UUID.randomUUID(),
+				"{\"amount\":1000}");
+		assertThat(ours.status()).isEqualTo(201);
+		RefundEntry first = stripe.refundOutsidePayonce(paid.intentId(), 1_500);
+		RefundEntry second = stripe.refundOutsidePayonce(paid.intentId(), 500);
+		String charge = event("charge.refunded", stripe.chargeOf(paid.intentId()));
+		String created = refundEvent("refund.created", first, "succeeded");
+
+		int answer = deliver(charge, sign(charge, Instant.now())).statusCode();
+		int again = deliver(charge, sign(charge, Instant.now())).statusCode();
+		int createdAnswer = deliver(created, sign(created, Instant.now())).statusCode();
+		Reply rest = new PaymentsApi(this.port).refund(paid.paymentId(), "rest-" + UUID.randomUUID(), "{}");
+
+		assertThat(answer).isEqualTo(200);
+		assertThat(again).isEqualTo(200);
+		assertThat(createdAnswer).isEqualTo(200);
+		assertThat(externalRefunded(paid.paymentId())).as("Payonce's own refund is not counted twice").isEqualTo(2_000);
+		assertThat(providerRefundRows(paid.paymentId())).isEqualTo(2);
+		assertThat(providerRefundStatus(second.id())).isEqualTo("SUCCEEDED");
+		assertThat(rest.status()).as(rest.body()).isEqualTo(201);
+		assertThat(rest.field("amount")).isEqualTo("7000");
+	}
+
+	@Test
 	void eventsOfOneRefundOutsidePayonceInAnyOrderAndRepeatedCountItOnceAndNeverBackwards() {
 		Paid paid = paid(4_000);
 		RefundEntry dashboard = stripe.refundOutsidePayonce(paid.intentId(), 1_000);
