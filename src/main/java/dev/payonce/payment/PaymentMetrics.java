@@ -20,10 +20,13 @@ import org.springframework.stereotype.Component;
  * {@code payonce.provider.calls} (a timer of provider calls by operation and outcome) and
  * {@code payonce.webhook.events} (webhook deliveries by effect),
  * {@code payonce.provider.duplicates} (extra charges and refunds the provider holds, by
- * operation and what the sweep did, docs/design.md section 5). Tags carry no identifiers,
- * so cardinality stays fixed. Each meter is looked up in the registry once and kept: a
- * registry lookup (tags sorted, meter filters applied, map searched) on every payment
- * cost more than the increment itself (issue 13).
+ * operation and what the sweep did, docs/design.md section 5), and
+ * {@code payonce.payments.succeeded.after.decline} and
+ * {@code payonce.refunds.failed.after.success} (the provider's late word against a final
+ * answer, docs/design.md section 10). Tags carry no identifiers, so cardinality stays
+ * fixed. Each meter is looked up in the registry once and kept: a registry lookup (tags
+ * sorted, meter filters applied, map searched) on every payment cost more than the
+ * increment itself.
  */
 @Component
 class PaymentMetrics {
@@ -37,8 +40,18 @@ class PaymentMetrics {
 
 	private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
+	private final Counter succeededAfterDecline;
+
+	private final Counter failedAfterSuccess;
+
 	PaymentMetrics(MeterRegistry meters) {
 		this.meters = meters;
+		this.succeededAfterDecline = Counter.builder("payonce.payments.succeeded.after.decline")
+			.description("Payments answered DECLINED whose charge the provider later reports succeeded")
+			.register(meters);
+		this.failedAfterSuccess = Counter.builder("payonce.refunds.failed.after.success")
+			.description("Refunds recorded SUCCEEDED that the provider later reports failed")
+			.register(meters);
 		for (PaymentStatus status : PaymentStatus.values()) {
 			if (status != PaymentStatus.PENDING) {
 				payments(status);
@@ -65,6 +78,23 @@ class PaymentMetrics {
 				providerCalls(operation, result);
 			}
 		}
+	}
+
+	/**
+	 * A payment Payonce answered DECLINED whose charge the provider reports succeeded
+	 * ({@code payonce.payments.succeeded.after.decline}; an alert fires on any increase:
+	 * an operator must refund or fulfil it, docs/design.md section 10).
+	 */
+	void paymentSucceededAfterDecline() {
+		this.succeededAfterDecline.increment();
+	}
+
+	/**
+	 * A refund Payonce recorded SUCCEEDED that the provider reports failed afterwards
+	 * ({@code payonce.refunds.failed.after.success}); its amount is refundable again.
+	 */
+	void refundFailedAfterSuccess() {
+		this.failedAfterSuccess.increment();
 	}
 
 	void paymentFinished(PaymentStatus status) {

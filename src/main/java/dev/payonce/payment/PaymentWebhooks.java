@@ -1,6 +1,7 @@
 package dev.payonce.payment;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -48,8 +49,14 @@ import dev.payonce.idempotency.StoredResponse;
  * record and the event's ledger row commit together or not at all. So a webhook, a client
  * retry and the reconciler racing on one payment or refund produce one outcome, and the
  * client's next retry replays it.</li>
- * <li>Nothing final ever changes: a late or contradicting event is acknowledged, logged
- * and recorded as ignored.</li>
+ * <li>Nothing final ever changes back: a late or contradicting event is acknowledged,
+ * logged and recorded as ignored; except that a SUCCEEDED refund the provider reports
+ * failed becomes DECLINED with its amount refundable again, and a DECLINED payment the
+ * provider reports succeeded is marked for an operator (docs/design.md section 10, "Money
+ * moved outside Payonce").</li>
+ * <li>Refunds made outside Payonce are recorded once each by their provider reference and
+ * reduce what remains refundable ({@link ProviderRefunds}).</li>
+ * <li>An event of the provider account's other mode is recorded as ignored.</li>
  * <li>While another attempt holds the resource's lease, nothing is recorded, the event's
  * lease is released at once and the event is {@link WebhookEffect.Deferred}: the provider
  * delivers it again.</li>
@@ -85,8 +92,12 @@ public class PaymentWebhooks {
 
 	private final PaymentMetrics metrics;
 
+	private final ProviderRefunds providerRefunds;
+
 	PaymentWebhooks(WebhookEvents events, Payments payments, Refunds refunds, PaymentService paymentService,
-			RefundService refundService, IdempotencyService idempotency, PaymentMetrics metrics) {
+			RefundService refundService, IdempotencyService idempotency, PaymentMetrics metrics,
+			ProviderRefunds providerRefunds) {
+		this.providerRefunds = providerRefunds;
 		this.events = events;
 		this.payments = payments;
 		this.refunds = refunds;
@@ -118,10 +129,20 @@ public class PaymentWebhooks {
 	 * runs out and the redelivery takes it over)
 	 */
 	public WebhookEffect apply(WebhookEvent event) {
-		WebhookEffect effect = (event.subject() instanceof WebhookEvent.Subject.Unrelated)
+		WebhookEffect effect = (event.subject() instanceof WebhookEvent.Subject.Unrelated || namesNoPayment(event))
 				? new WebhookEffect.Ignored("names nothing of Payonce's") : applyOnce(event);
 		this.metrics.webhookEvent(effect);
 		return effect;
+	}
+
+	/**
+	 * Whether an event about a charge's refunds names a charge no payment here has
+	 * (another integration's on the same account): acknowledged without a record, like an
+	 * object without Payonce's id.
+	 */
+	private boolean namesNoPayment(WebhookEvent event) {
+		return event.subject() instanceof WebhookEvent.Subject.OfProviderRefunds refunds
+				&& this.providerRefunds.paymentOf(refunds.paymentReference()).isEmpty();
 	}
 
 	private WebhookEffect applyOnce(WebhookEvent event) {
@@ -129,8 +150,13 @@ public class PaymentWebhooks {
 		ClaimRequest request = new ClaimRequest(scope(event.provider()), new IdempotencyKey(event.eventId()),
 				fingerprint(event));
 		return switch (this.idempotency.execute(operation, request)) {
-			case Execution.Completed<WebhookEffect> completed ->
-				completed.replayed() ? new WebhookEffect.Duplicate() : operation.effect;
+			case Execution.Completed<WebhookEffect> completed -> {
+				if (completed.replayed()) {
+					yield new WebhookEffect.Duplicate();
+				}
+				operation.onCommit.run();
+				yield operation.effect;
+			}
 			case Execution.InProgress<WebhookEffect> inProgress ->
 				new WebhookEffect.InProgress(inProgress.retryAfter());
 			case Execution.Released<WebhookEffect> released -> released.reason();
@@ -153,6 +179,8 @@ public class PaymentWebhooks {
 		String subject = switch (event.subject()) {
 			case WebhookEvent.Subject.OfPayment payment -> "payment:" + payment.paymentId();
 			case WebhookEvent.Subject.OfRefund refund -> "refund:" + refund.refundId();
+			case WebhookEvent.Subject.OfProviderRefunds refunds -> "charge:" + refunds.paymentReference();
+			case WebhookEvent.Subject.OtherMode otherMode -> "other-mode";
 			case WebhookEvent.Subject.Unrelated unrelated -> "unrelated";
 		};
 		return RequestFingerprint.of("POST", "/webhooks/" + event.provider(),
@@ -169,6 +197,10 @@ public class PaymentWebhooks {
 
 		/** What the act step did, for the delivery that completes the record. */
 		private WebhookEffect effect = new WebhookEffect.Duplicate();
+
+		/** What to count once the completion committed. */
+		private Runnable onCommit = () -> {
+		};
 
 		EventOperation(WebhookEvent event) {
 			this.event = event;
@@ -194,6 +226,12 @@ public class PaymentWebhooks {
 			return switch (event.subject()) {
 				case WebhookEvent.Subject.OfPayment payment -> actOnPayment(event, payment);
 				case WebhookEvent.Subject.OfRefund refund -> actOnRefund(event, refund);
+				case WebhookEvent.Subject.OfProviderRefunds refunds -> actOnProviderRefunds(event, refunds);
+				case WebhookEvent.Subject.OtherMode otherMode -> {
+					log.warn("Webhook event {} ({}) is of the provider account's other mode (live or test) than "
+							+ "Payonce's key: not applied", event.eventId(), event.eventType());
+					yield ignore(event, null, null, "event of the other mode");
+				}
 				case WebhookEvent.Subject.Unrelated unrelated ->
 					acknowledge(new WebhookEffect.Ignored("names nothing of Payonce's"), (id) -> true);
 			};
@@ -237,6 +275,9 @@ public class PaymentWebhooks {
 		}
 
 		private Action<WebhookEffect> paymentAlreadyFinal(WebhookEvent event, Payment payment, GatewayResult outcome) {
+			if (outcome instanceof GatewayResult.Approved && payment.status() == PaymentStatus.DECLINED) {
+				return succeededAfterDecline(event, payment);
+			}
 			boolean agrees = (outcome instanceof GatewayResult.Approved) ? payment.status() == PaymentStatus.SUCCEEDED
 					: payment.status() == PaymentStatus.DECLINED;
 			if (!agrees) {
@@ -244,6 +285,36 @@ public class PaymentWebhooks {
 						event.eventId(), event.eventType(), payment.id(), payment.status());
 			}
 			return ignore(event, payment.id().value(), null, "payment already " + payment.status());
+		}
+
+		/**
+		 * The provider took the money of a payment Payonce answered declined (Stripe: a
+		 * PaymentIntent retried after {@code payment_intent.payment_failed} and then
+		 * succeeded, the same one, since the object matched). The client was told
+		 * DECLINED and that answer is stored, so the status stays; the payment is marked
+		 * for an operator ({@code succeeded_after_decline_at}), counted in
+		 * {@code payonce_payments_succeeded_after_decline_total} (an alert fires on it)
+		 * and logged at WARN. Policy (docs/design.md section 10): never refunded
+		 * automatically; the merchant refunds it in the provider's dashboard (then
+		 * recorded as a refund made outside Payonce) or fulfils the order.
+		 */
+		private Action<WebhookEffect> succeededAfterDecline(WebhookEvent event, Payment payment) {
+			return new Action.Finish<>((id) -> {
+				boolean recorded = PaymentWebhooks.this.events.record(event, payment.id().value(), null, "APPLIED",
+						now());
+				boolean marked = recorded
+						&& PaymentWebhooks.this.providerRefunds.markSucceededAfterDecline(payment.id(), now());
+				if (marked) {
+					log.warn(
+							"Webhook event {} ({}): the provider charged payment {}, which Payonce answered DECLINED; "
+									+ "marked for an operator (succeeded_after_decline_at)",
+							event.eventId(), event.eventType(), payment.id());
+					this.onCommit = PaymentWebhooks.this.metrics::paymentSucceededAfterDecline;
+				}
+				this.effect = !recorded ? new WebhookEffect.Duplicate()
+						: marked ? new WebhookEffect.Applied() : new WebhookEffect.Ignored("already marked");
+				return ACKNOWLEDGED;
+			});
 		}
 
 		private Action<WebhookEffect> actOnRefund(WebhookEvent event, WebhookEvent.Subject.OfRefund subject) {
@@ -290,15 +361,103 @@ public class PaymentWebhooks {
 		}
 
 		private Action<WebhookEffect> refundAlreadyFinal(WebhookEvent event, Refund refund, GatewayResult outcome) {
+			if (outcome instanceof GatewayResult.Declined declined && refund.status() == RefundStatus.SUCCEEDED) {
+				return refundFailedAfterSuccess(event, refund, declined);
+			}
 			boolean agrees = (outcome instanceof GatewayResult.Approved) ? refund.status() == RefundStatus.SUCCEEDED
 					: refund.status() == RefundStatus.DECLINED;
 			if (!agrees) {
-				// Stripe documents that a refund can fail after it succeeded; Payonce
-				// keeps its final answer and leaves the money question to an operator.
 				log.warn("Webhook event {} ({}) disagrees with refund {}, which is {}: a final refund never changes",
 						event.eventId(), event.eventType(), refund.id(), refund.status());
 			}
 			return ignore(event, refund.paymentId().value(), refund.id().value(), "refund already " + refund.status());
+		}
+
+		/**
+		 * Stripe documents that a refund can fail after it succeeded
+		 * (https://docs.stripe.com/refunds#failed-refunds: the customer's bank could not
+		 * return the money; Stripe returns it to the account balance). The money is no
+		 * longer refunded, so the refund becomes DECLINED with the provider's reason and
+		 * its amount is refundable again, with the event's ledger row in the event's
+		 * completion transaction: once, whichever of the refund's failure events comes
+		 * first. The client's stored 201 stays the answer to its key; the refund itself
+		 * reads DECLINED (docs/design.md section 10).
+		 */
+		private Action<WebhookEffect> refundFailedAfterSuccess(WebhookEvent event, Refund refund,
+				GatewayResult.Declined declined) {
+			return new Action.Finish<>((id) -> {
+				boolean recorded = PaymentWebhooks.this.events.record(event, refund.paymentId().value(),
+						refund.id().value(), "APPLIED", now());
+				boolean reversed = recorded && PaymentWebhooks.this.providerRefunds.reverseSucceededRefund(refund.id(),
+						declined.declineCode(), now());
+				if (reversed) {
+					log.warn(
+							"Webhook event {} ({}): the provider reports refund {} of payment {} failed after it "
+									+ "succeeded; it is DECLINED and its amount refundable again",
+							event.eventId(), event.eventType(), refund.id(), refund.paymentId());
+					this.onCommit = () -> PaymentWebhooks.this.metrics.refundFailedAfterSuccess();
+				}
+				this.effect = !recorded ? new WebhookEffect.Duplicate()
+						: reversed ? new WebhookEffect.Applied() : new WebhookEffect.Ignored("refund already DECLINED");
+				return ACKNOWLEDGED;
+			});
+		}
+
+		/**
+		 * Refunds made outside Payonce (docs/design.md section 10): each recorded once by
+		 * its provider reference and counted against what remains refundable, in the
+		 * event's completion transaction with the event's ledger row.
+		 */
+		private Action<WebhookEffect> actOnProviderRefunds(WebhookEvent event,
+				WebhookEvent.Subject.OfProviderRefunds subject) {
+			Optional<PaymentId> found = PaymentWebhooks.this.providerRefunds.paymentOf(subject.paymentReference());
+			if (found.isEmpty()) {
+				// Another integration's charge on the same account.
+				return acknowledge(new WebhookEffect.Ignored("names no payment of Payonce's"), (id) -> true);
+			}
+			PaymentId paymentId = found.get();
+			Payment payment = PaymentWebhooks.this.paymentService.load(paymentId);
+			String currency = payment.amount().currency().getCurrencyCode();
+			List<WebhookEvent.ProviderRefund> refunds = subject.refunds()
+				.stream()
+				.filter((refund) -> refund.currency().equalsIgnoreCase(currency)
+						&& refund.amount() <= payment.amount().minorUnits())
+				.toList();
+			if (refunds.size() < subject.refunds().size()) {
+				log.warn("Webhook event {} ({}) states refunds of payment {} in another currency or above its amount: "
+						+ "those are not recorded", event.eventId(), event.eventType(), paymentId);
+			}
+			return new Action.Finish<>((id) -> {
+				long before = PaymentWebhooks.this.providerRefunds.onRecord(paymentId).orElse(0L);
+				long refundableBefore = payment.amount().minorUnits() - before;
+				long change = 0;
+				for (WebhookEvent.ProviderRefund refund : refunds) {
+					change += PaymentWebhooks.this.providerRefunds.record(event.provider(), paymentId, refund, now());
+				}
+				boolean recorded = PaymentWebhooks.this.events.record(event, paymentId.value(), null,
+						(change != 0) ? "APPLIED" : "IGNORED", now());
+				if (change > refundableBefore && change > 0) {
+					log.warn("Webhook event {} ({}): refunds made outside Payonce take {} minor units of payment {}, "
+							+ "more than the {} Payonce had left; refunds of it in flight may fail at the provider",
+							event.eventId(), event.eventType(), change, paymentId, Math.max(0, refundableBefore));
+				}
+				Long total = subject.totalRefunded();
+				long onRecord = before + change;
+				if (total != null && total > onRecord) {
+					log.warn(
+							"Webhook event {} ({}): the provider has refunded {} minor units of payment {}, {} more "
+									+ "than on record here; the refund events of the charge say which refunds",
+							event.eventId(), event.eventType(), total, paymentId, total - onRecord);
+				}
+				if (change != 0) {
+					log.info(
+							"Webhook event {} ({}) recorded refunds made outside Payonce of payment {}: {} minor units",
+							event.eventId(), event.eventType(), paymentId, change);
+				}
+				this.effect = (change != 0) ? new WebhookEffect.Applied() : recorded
+						? new WebhookEffect.Ignored("no new refund outside Payonce") : new WebhookEffect.Duplicate();
+				return ACKNOWLEDGED;
+			});
 		}
 
 		/**

@@ -20,9 +20,11 @@ import dev.payonce.idempotency.ResourceWrite;
 
 /**
  * The refund amounts on a payment row: {@code refunded_amount} and
- * {@code refunds_in_flight} (docs/design.md section 8). Plain SQL, because the invariant
- * (refunded + in flight never exceeds the amount) must be one conditional statement,
- * never a read followed by a write. Every method runs in the caller's transaction.
+ * {@code refunds_in_flight} (docs/design.md section 8), and what is refunded outside
+ * Payonce, {@code external_refunded_amount} (section 10), which every reservation
+ * subtracts from what remains. Plain SQL, because the invariant (refunded + in flight
+ * never exceeds the amount) must be one conditional statement, never a read followed by a
+ * write. Every method runs in the caller's transaction.
  */
 @Repository
 class RefundReservations {
@@ -37,10 +39,10 @@ class RefundReservations {
 	 * Reserves a refund on a SUCCEEDED payment of the client, in one statement: the row
 	 * is locked by the {@code FOR UPDATE} of its {@code FROM}, so the default amount (all
 	 * that remains) is computed from the newest committed row, and the {@code UPDATE}
-	 * writes only if refunded + in flight + this refund stays within the amount.
-	 * Concurrent reservations on the same payment, on any instance, queue on the row lock
-	 * and each sees the ones before it. The statement is {@link #reservation}'s, which
-	 * the claim in one statement runs instead.
+	 * writes only if refunded + in flight + refunded outside Payonce + this refund stays
+	 * within the amount. Concurrent reservations on the same payment, on any instance,
+	 * queue on the row lock and each sees the ones before it. The statement is
+	 * {@link #reservation}'s, which the claim in one statement runs instead.
 	 * @param amount minor units to reserve, or {@code null} for all that remains
 	 * @return the reservation, or empty if the payment is unknown, another client's, not
 	 * SUCCEEDED, or has less left than asked
@@ -71,18 +73,22 @@ class RefundReservations {
 	 */
 	static ClaimUpdate reservation(PaymentId paymentId, ClientId clientId, @Nullable Long amount,
 			Supplier<? extends @Nullable RefundOutcome> refusal) {
-		return new ClaimUpdate("payments", "refunds_in_flight = payments.refunds_in_flight + target.reserve", """
-				(SELECT id, COALESCE(CAST(? AS bigint), amount - refunded_amount - refunds_in_flight) AS reserve
-				    FROM payments
-				    WHERE id = ? AND client_id = ? AND status = 'SUCCEEDED'
-				    FOR UPDATE) AS target""", """
-				payments.id = target.id AND target.reserve > 0
-				  AND payments.refunded_amount + payments.refunds_in_flight + target.reserve <= payments.amount""",
+		return new ClaimUpdate("payments", "refunds_in_flight = payments.refunds_in_flight + target.reserve",
+				"""
+						(SELECT id, COALESCE(CAST(? AS bigint), amount - refunded_amount - refunds_in_flight - external_refunded_amount) AS reserve
+						    FROM payments
+						    WHERE id = ? AND client_id = ? AND status = 'SUCCEEDED'
+						    FOR UPDATE) AS target""",
+				"""
+						payments.id = target.id AND target.reserve > 0
+						  AND payments.refunded_amount + payments.refunds_in_flight + payments.external_refunded_amount
+						    + target.reserve <= payments.amount""",
 				List.of("reserve", "currency", "provider_reference"),
 				List.of(new SqlParameterValue(Types.BIGINT, amount), paymentId.value(), clientId.value()), refusal, """
 						EXISTS (SELECT 1 FROM payments
 						    WHERE id = ? AND client_id = ? AND status = 'SUCCEEDED'
-						      AND amount - refunded_amount - refunds_in_flight >= COALESCE(CAST(? AS bigint), 1))""",
+						      AND amount - refunded_amount - refunds_in_flight - external_refunded_amount
+						        >= COALESCE(CAST(? AS bigint), 1))""",
 				List.of(paymentId.value(), clientId.value(), new SqlParameterValue(Types.BIGINT, amount)));
 	}
 
@@ -92,7 +98,8 @@ class RefundReservations {
 	 */
 	RefundOutcome refusal(PaymentId paymentId, ClientId clientId) {
 		return this.jdbc.sql("""
-				SELECT status, amount - refunded_amount - refunds_in_flight AS refundable
+				SELECT status,
+				    GREATEST(0, amount - refunded_amount - refunds_in_flight - external_refunded_amount) AS refundable
 				FROM payments WHERE id = :paymentId AND client_id = :clientId
 				""")
 			.param("paymentId", paymentId.value())

@@ -1,5 +1,7 @@
 package dev.payonce.payment;
 
+import java.util.List;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -48,10 +50,112 @@ public record WebhookEvent(String provider, String eventId, String eventType, Su
 		}
 
 		/**
+		 * Refunds the provider made of a payment's charge without Payonce: in the
+		 * provider's dashboard, or by its API without Payonce's refund id. Each is
+		 * recorded once by its provider reference and reduces what remains refundable
+		 * (docs/design.md section 10, "Money moved outside Payonce").
+		 *
+		 * @param paymentReference the provider reference of the refunded charge (Stripe:
+		 * the PaymentIntent, {@code pi_...}), which names the payment
+		 * @param refunds the refunds the event states, each as it stands now; empty if
+		 * the event names the charge but not its refunds
+		 * @param totalRefunded the provider's total refunded of the charge, in minor
+		 * units, or {@code null} if the event does not state it (Stripe's
+		 * {@code charge.refunded} states it as {@code amount_refunded})
+		 */
+		record OfProviderRefunds(String paymentReference, List<ProviderRefund> refunds,
+				@Nullable Long totalRefunded) implements Subject {
+
+			public OfProviderRefunds {
+				refunds = List.copyOf(refunds);
+			}
+
+		}
+
+		/**
+		 * An event of the provider account's other mode (Stripe: {@code livemode} differs
+		 * from the secret key's mode): never applied, recorded as ignored (docs/design.md
+		 * section 10).
+		 */
+		record OtherMode() implements Subject {
+		}
+
+		/**
 		 * Nothing Payonce acts on: a type it does not consume, or an object that carries
 		 * no Payonce id (created outside Payonce).
 		 */
 		record Unrelated() implements Subject {
+		}
+
+	}
+
+	/**
+	 * A refund at the provider that Payonce did not make, as an event states it now.
+	 *
+	 * @param providerReference the provider's id of the refund (Stripe: {@code re_...}),
+	 * the key it is recorded under
+	 * @param amount minor units, at least 1
+	 * @param currency ISO 4217 code, in any case
+	 * @param status where it stands at the provider
+	 */
+	public record ProviderRefund(String providerReference, long amount, String currency, ProviderRefundStatus status) {
+
+		public ProviderRefund {
+			if (providerReference.isBlank() || providerReference.length() > 255) {
+				throw new IllegalArgumentException(
+						"A provider refund reference is 1 to 255 characters, not " + providerReference.length());
+			}
+			if (amount < 1) {
+				throw new IllegalArgumentException(
+						"A provider refund's amount is at least 1 minor unit, not " + amount);
+			}
+		}
+
+	}
+
+	/**
+	 * Where a refund made outside Payonce stands at the provider. {@link #PENDING} and
+	 * {@link #SUCCEEDED} hold the money (Stripe deducts a refund from the charge when it
+	 * is created); {@link #FAILED} gives it back. Stripe: {@code pending} and
+	 * {@code requires_action} are PENDING, {@code succeeded} SUCCEEDED, {@code failed}
+	 * and {@code canceled} FAILED
+	 * (https://docs.stripe.com/api/refunds/object#refund_object-status).
+	 */
+	public enum ProviderRefundStatus {
+
+		/** Created, not final yet; counted. */
+		PENDING,
+
+		/**
+		 * Refunded; counted. May still fail
+		 * (https://docs.stripe.com/refunds#failed-refunds).
+		 */
+		SUCCEEDED,
+
+		/** Failed or canceled: final, not counted. */
+		FAILED;
+
+		/**
+		 * Whether a refund in this status holds its amount of the charge.
+		 * @return true for PENDING and SUCCEEDED
+		 */
+		public boolean counts() {
+			return this != FAILED;
+		}
+
+		/**
+		 * Whether a refund may move from this status to the given one: only forwards,
+		 * PENDING to SUCCEEDED or FAILED and SUCCEEDED to FAILED, so out-of-order events
+		 * never move a refund back.
+		 * @param next the status an event states
+		 * @return true if the refund moves
+		 */
+		public boolean movesTo(ProviderRefundStatus next) {
+			return switch (this) {
+				case PENDING -> next != PENDING;
+				case SUCCEEDED -> next == FAILED;
+				case FAILED -> false;
+			};
 		}
 
 	}

@@ -476,6 +476,33 @@ class StripePaymentGateway implements PaymentGateway {
 		return Optional.of(this.mode.livemode() ? Mode.LIVE : Mode.TEST);
 	}
 
+	/**
+	 * A PaymentIntent's refunds, all of them whoever made them, for the webhook
+	 * controller's {@code charge.refunded} (docs/design.md section 10): a list, not a
+	 * search, so it reads Stripe's own writes (https://docs.stripe.com/api/refunds/list).
+	 * @param paymentIntent the PaymentIntent's id
+	 * @return its refunds, up to one page of {@value #REFUND_PAGE}, or empty if Stripe
+	 * could not be read
+	 */
+	Optional<List<Refund>> refundsOf(String paymentIntent) {
+		RefundListParams params = RefundListParams.builder()
+			.setPaymentIntent(paymentIntent)
+			.setLimit(REFUND_PAGE)
+			.build();
+		try {
+			StripeCollection<Refund> refunds = this.stripe.v1().refunds().list(params);
+			if (Boolean.TRUE.equals(refunds.getHasMore())) {
+				log.warn("PaymentIntent {} has more refunds than one page; the first {} are read", paymentIntent,
+						REFUND_PAGE);
+			}
+			return Optional.of(refunds.getData());
+		}
+		catch (StripeException ex) {
+			log.warn("Stripe refund list failed: {} {}", ex.getStatusCode(), ex.getCode());
+			return Optional.empty();
+		}
+	}
+
 	private static int rank(GatewayResult result) {
 		return switch (result) {
 			case GatewayResult.Approved approved -> 0;

@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -12,12 +15,14 @@ import java.util.regex.Pattern;
 
 import com.stripe.exception.EventDataObjectDeserializationException;
 import com.stripe.exception.SignatureVerificationException;
+import com.stripe.model.Charge;
 import com.stripe.model.Event;
 import com.stripe.model.PaymentIntent;
 import com.stripe.model.Refund;
 import com.stripe.model.StripeObject;
 import com.stripe.net.Webhook;
 import io.swagger.v3.oas.annotations.Hidden;
+import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +33,6 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.payonce.payment.GatewayResult;
@@ -44,28 +48,33 @@ import dev.payonce.web.Problems;
 /**
  * {@code POST /webhooks/stripe}: Stripe's signed events, at least once, applied exactly
  * once ({@link PaymentWebhooks}, docs/design.md "Webhooks"). Not behind API-key
- * authentication: the {@code Stripe-Signature} header, verified with stripe-java's
- * {@link Webhook} helper against {@code payonce.gateway.stripe.webhook-signing-secret}
- * and {@code webhook-tolerance}, is the authentication.
+ * authentication: the one {@code Stripe-Signature} header, read by
+ * {@link StripeSignature} and verified over the raw body before anything parses it,
+ * against {@code payonce.gateway.stripe.webhook-signing-secret} and
+ * {@code webhook-tolerance}, is the authentication.
  *
  * <p>
  * Consumed: {@code payment_intent.succeeded} and {@code payment_intent.payment_failed} (a
  * PaymentIntent whose {@code metadata[payonce_payment_id]} names a payment) settle
  * PENDING payments; {@code refund.created}, {@code refund.updated}, {@code refund.failed}
  * and {@code charge.refund.updated} (a Refund whose {@code metadata[payonce_refund_id]}
- * names a refund) settle PENDING refunds. Every other type, {@code charge.refunded}
- * included (its Charge does not say which refund, since API version 2022-11-15 no longer
- * expands {@code refunds}), is acknowledged and ignored.
+ * names a refund) settle PENDING refunds, and give back a SUCCEEDED refund Stripe reports
+ * failed; the same events of a Refund without Payonce's id, and {@code charge.refunded},
+ * record refunds made outside Payonce against the payment whose PaymentIntent they name
+ * (docs/design.md section 10, "Money moved outside Payonce"). An event whose
+ * {@code livemode} is not the secret key's mode is acknowledged and ignored. Every other
+ * type is acknowledged and ignored.
  *
  * <p>
  * Answers: {@code 200 {"received":true}} for an event applied, ignored or seen before
  * (Stripe stops delivering it); {@code 400 webhook-signature-invalid} for a missing,
- * tampered or stale signature, and {@code 400 invalid-request} for a signed body that is
- * not a Stripe event, with nothing read or written; {@code 413 payload-too-large} over 16
- * KiB, as on every endpoint; {@code 409 webhook-event-in-progress} while another delivery
- * of the same event is being handled, and {@code 409 webhook-payment-in-progress} while a
- * request or the reconciler holds the payment or refund, both with {@code Retry-After}
- * (Stripe delivers again).
+ * repeated, malformed, tampered or stale signature, checked before the body is parsed,
+ * and {@code 400 invalid-request} for a signed body that is not a Stripe event, with
+ * nothing read or written; {@code 413 payload-too-large} over 16 KiB, as on every
+ * endpoint; {@code 409 webhook-event-in-progress} while another delivery of the same
+ * event is being handled, and {@code 409 webhook-payment-in-progress} while a request or
+ * the reconciler holds the payment or refund, both with {@code Retry-After} (Stripe
+ * delivers again).
  */
 @RestController
 @ConditionalOnProperty(name = "payonce.gateway.provider", havingValue = "stripe")
@@ -79,29 +88,49 @@ class StripeWebhookController {
 	/** Stripe's event ids ({@code evt_...}); also a valid idempotency key. */
 	private static final Pattern EVENT_ID = Pattern.compile("[A-Za-z0-9_]{1,255}");
 
+	private static final String SIGNATURE_HEADER = "Stripe-Signature";
+
+	/**
+	 * A Charge with some or all of its amount refunded; {@code amount_refunded} is
+	 * cumulative.
+	 */
+	private static final String CHARGE_REFUNDED = "charge.refunded";
+
+	private static final Pattern CURRENCY = Pattern.compile("[A-Za-z]{3}");
+
 	private static final Set<String> PAYMENT_INTENT_EVENTS = Set.of("payment_intent.succeeded",
 			"payment_intent.payment_failed");
 
 	private static final Set<String> REFUND_EVENTS = Set.of("refund.created", "refund.updated", "refund.failed",
 			"charge.refund.updated");
 
+	/** How soon a delivery answered 503 may come again. */
+	private static final Duration PROVIDER_RETRY = Duration.ofMinutes(1);
+
 	private final PaymentWebhooks webhooks;
+
+	private final StripePaymentGateway gateway;
 
 	private final StripeProperties properties;
 
 	private final Clock clock;
 
-	StripeWebhookController(PaymentWebhooks webhooks, StripeProperties properties, Clock clock) {
+	/** The secret key's mode: events of the other one are ignored. */
+	private final StripeKeyMode mode;
+
+	StripeWebhookController(PaymentWebhooks webhooks, StripePaymentGateway gateway, StripeProperties properties,
+			Clock clock) {
 		this.webhooks = webhooks;
+		this.gateway = gateway;
 		this.properties = properties;
 		this.clock = clock;
+		this.mode = StripeKeyMode.of(properties.requiredSecretKey());
+		log.info("Stripe webhooks: applying {}-mode events only", this.mode.name().toLowerCase(java.util.Locale.ROOT));
 	}
 
 	@PostMapping(path = "/webhooks/stripe", consumes = MediaType.APPLICATION_JSON_VALUE,
 			produces = MediaType.APPLICATION_JSON_VALUE)
-	ResponseEntity<Map<String, Object>> receive(
-			@RequestHeader(name = "Stripe-Signature", required = false) @Nullable String signature, InputStream body)
-			throws IOException {
+	ResponseEntity<Map<String, Object>> receive(HttpServletRequest request, InputStream body) throws IOException {
 		// The same limit as every endpoint (a PaymentIntent event is a few KiB); a
 		// declared larger length never gets here (BodySizeFilter), a chunked one stops
 		// being read here.
@@ -110,10 +139,9 @@ class StripeWebhookController {
 			throw new ErrorResponseException(HttpStatus.CONTENT_TOO_LARGE,
 					Problems.payloadTooLarge(BodySizeFilter.MAX_BODY_BYTES), null);
 		}
-		if (signature == null) {
-			throw invalidSignature();
-		}
-		Event event = verified(new String(bytes, StandardCharsets.UTF_8), signature);
+		String header = verified(bytes, Collections.list(request.getHeaders(SIGNATURE_HEADER)));
+		// Only a body Stripe signed is read at all.
+		Event event = parsed(bytes, header);
 		WebhookEffect effect = this.webhooks.apply(translate(event));
 		return switch (effect) {
 			case WebhookEffect.Applied applied -> ResponseEntity.ok(Map.of("received", true));
@@ -130,14 +158,39 @@ class StripeWebhookController {
 		};
 	}
 
-	private Event verified(String payload, String signature) {
-		if (!timestampAcceptable(signature)) {
+	/**
+	 * Verifies the raw bytes before anything reads them: exactly one
+	 * {@code Stripe-Signature} header (Stripe sends one; two would let a forged one ride
+	 * along with a genuine one), in the strict form {@link StripeSignature} reads, whose
+	 * one timestamp is within the tolerance of now in both directions and signs the body.
+	 */
+	private String verified(byte[] body, List<String> headers) {
+		if (headers.size() != 1) {
 			throw invalidSignature();
 		}
+		StripeSignature signature = StripeSignature.parse(headers.get(0))
+			.orElseThrow(StripeWebhookController::invalidSignature);
+		if (!signature.isFresh(this.clock.instant(), this.properties.webhookTolerance())
+				|| !signature.signs(body, this.properties.requiredWebhookSigningSecret())) {
+			throw invalidSignature();
+		}
+		return headers.get(0);
+	}
+
+	/**
+	 * The event a verified body holds. stripe-java's {@code Webhook.constructEvent} is
+	 * stripe-java's one public reader of an event (its {@code Gson} is not on the compile
+	 * classpath); it parses before it verifies, so it is called only once
+	 * {@link #verified} accepted the header, whose strict form stripe-java reads the same
+	 * way (one {@code t}, the same {@code v1} list), so its own check agrees.
+	 */
+	private Event parsed(byte[] body, String header) {
 		try {
-			Event event = Webhook.constructEvent(payload, signature, this.properties.requiredWebhookSigningSecret(),
-					this.properties.webhookTolerance().toSeconds(), this.clock);
-			if (event.getId() == null || event.getType() == null || !EVENT_ID.matcher(event.getId()).matches()) {
+			Event event = Webhook.constructEvent(new String(body, StandardCharsets.UTF_8), header,
+					this.properties.requiredWebhookSigningSecret(), this.properties.webhookTolerance().toSeconds(),
+					this.clock);
+			if (event == null || event.getId() == null || event.getType() == null
+					|| !EVENT_ID.matcher(event.getId()).matches()) {
 				throw notAnEvent();
 			}
 			return event;
@@ -156,34 +209,15 @@ class StripeWebhookController {
 		}
 	}
 
-	/**
-	 * Whether the header's timestamp ({@code t=}, seconds since the epoch, UTC) is a
-	 * number and not later than now plus the tolerance. stripe-java refuses only a
-	 * timestamp too old (and throws an unchecked {@code NumberFormatException} on one
-	 * that is not a number); a signed delivery stamped in the future would otherwise be
-	 * accepted until then, so a captured one could be replayed for that long.
-	 */
-	private boolean timestampAcceptable(String signature) {
-		for (String item : signature.split(",")) {
-			int equals = item.indexOf('=');
-			if (equals > 0 && item.substring(0, equals).trim().equals("t")) {
-				try {
-					long timestamp = Long.parseLong(item.substring(equals + 1).trim());
-					return timestamp <= this.clock.instant().getEpochSecond()
-							+ this.properties.webhookTolerance().toSeconds();
-				}
-				catch (NumberFormatException ex) {
-					return false;
-				}
-			}
-		}
-		return false;
-	}
-
 	/** The event in the payment module's terms; no Stripe type leaves this package. */
-	private static WebhookEvent translate(Event event) {
+	private WebhookEvent translate(Event event) {
 		WebhookEvent.Subject subject;
-		if (PAYMENT_INTENT_EVENTS.contains(event.getType())) {
+		if (!this.mode.matches(event.getLivemode())) {
+			// docs/design.md section 10: an event of the other mode never settles
+			// anything here, whatever its object names.
+			subject = new WebhookEvent.Subject.OtherMode();
+		}
+		else if (PAYMENT_INTENT_EVENTS.contains(event.getType())) {
 			PaymentIntent intent = dataObject(event, PaymentIntent.class)
 				.orElseThrow(StripeWebhookController::notAnEvent);
 			UUID paymentId = payonceId(intent.getMetadata(), StripePaymentGateway.PAYMENT_ID_METADATA);
@@ -196,16 +230,82 @@ class StripeWebhookController {
 		else if (REFUND_EVENTS.contains(event.getType())) {
 			Refund refund = dataObject(event, Refund.class).orElseThrow(StripeWebhookController::notAnEvent);
 			UUID refundId = payonceId(refund.getMetadata(), StripePaymentGateway.REFUND_ID_METADATA);
-			subject = (refundId != null) ? new WebhookEvent.Subject.OfRefund(new RefundId(refundId),
-					finalOutcome(StripeOutcomes.of(refund)),
-					new WebhookEvent.ProviderObject(refund.getId(),
-							StripeAmounts.toMinorUnits(refund.getAmount(), refund.getCurrency()), refund.getCurrency()))
+			if (refundId != null) {
+				subject = new WebhookEvent.Subject.OfRefund(new RefundId(refundId),
+						finalOutcome(StripeOutcomes.of(refund)),
+						new WebhookEvent.ProviderObject(refund.getId(),
+								StripeAmounts.toMinorUnits(refund.getAmount(), refund.getCurrency()),
+								refund.getCurrency()));
+			}
+			else {
+				// Made outside Payonce: in the Dashboard, or by the API without
+				// Payonce's refund id.
+				Optional<WebhookEvent.ProviderRefund> outside = providerRefund(refund);
+				subject = (outside.isPresent() && refund.getPaymentIntent() != null)
+						? new WebhookEvent.Subject.OfProviderRefunds(refund.getPaymentIntent(), List.of(outside.get()),
+								null)
+						: new WebhookEvent.Subject.Unrelated();
+			}
+		}
+		else if (CHARGE_REFUNDED.equals(event.getType())) {
+			Charge charge = dataObject(event, Charge.class).orElseThrow(StripeWebhookController::notAnEvent);
+			subject = (charge.getPaymentIntent() != null)
+					? new WebhookEvent.Subject.OfProviderRefunds(charge.getPaymentIntent(),
+							refundsOutsidePayonce(charge.getPaymentIntent(), charge),
+							StripeAmounts.toMinorUnits(charge.getAmountRefunded(), charge.getCurrency()))
 					: new WebhookEvent.Subject.Unrelated();
 		}
 		else {
 			subject = new WebhookEvent.Subject.Unrelated();
 		}
 		return new WebhookEvent("stripe", event.getId(), event.getType(), subject);
+	}
+
+	/**
+	 * The refunds of a charge that Payonce did not make. Since API version 2022-11-15 a
+	 * Charge no longer includes {@code refunds} unless expanded
+	 * (https://docs.stripe.com/upgrades#2022-11-15), so for a {@code charge.refunded}
+	 * without them the PaymentIntent's refunds are listed at Stripe (a list reads
+	 * Stripe's own writes); if Stripe cannot be read the event is answered 503 and Stripe
+	 * delivers it again.
+	 */
+	private List<WebhookEvent.ProviderRefund> refundsOutsidePayonce(String paymentIntent, Charge charge) {
+		List<Refund> refunds = (charge.getRefunds() != null && charge.getRefunds().getData() != null)
+				? charge.getRefunds().getData()
+				: this.gateway.refundsOf(paymentIntent)
+					.orElseThrow(() -> new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "webhook-provider-unavailable",
+							"Provider unavailable",
+							"The charge's refunds could not be read from Stripe; nothing was recorded. "
+									+ "Deliver the event again later.")
+						.retryAfter(PROVIDER_RETRY));
+		return refunds.stream()
+			.filter((refund) -> payonceId(refund.getMetadata(), StripePaymentGateway.REFUND_ID_METADATA) == null)
+			.filter((refund) -> paymentIntent.equals(refund.getPaymentIntent()))
+			.flatMap((refund) -> providerRefund(refund).stream())
+			.toList();
+	}
+
+	/**
+	 * A Refund in the payment module's terms, by its documented status
+	 * (https://docs.stripe.com/api/refunds/object#refund_object-status); empty if it
+	 * lacks an id, a positive amount, a currency or a known status.
+	 */
+	private static Optional<WebhookEvent.ProviderRefund> providerRefund(Refund refund) {
+		String id = refund.getId();
+		// Stripe's units to ISO 4217 minor units (StripeAmounts): null when not whole.
+		Long amount = StripeAmounts.toMinorUnits(refund.getAmount(), refund.getCurrency());
+		String currency = refund.getCurrency();
+		WebhookEvent.ProviderRefundStatus status = switch (String.valueOf(refund.getStatus())) {
+			case "pending", "requires_action" -> WebhookEvent.ProviderRefundStatus.PENDING;
+			case "succeeded" -> WebhookEvent.ProviderRefundStatus.SUCCEEDED;
+			case "failed", "canceled" -> WebhookEvent.ProviderRefundStatus.FAILED;
+			default -> null;
+		};
+		if (id == null || id.isBlank() || id.length() > 255 || amount == null || amount < 1 || currency == null
+				|| !CURRENCY.matcher(currency).matches() || status == null) {
+			return Optional.empty();
+		}
+		return Optional.of(new WebhookEvent.ProviderRefund(id, amount, currency, status));
 	}
 
 	private static @Nullable GatewayResult finalOutcome(GatewayResult outcome) {

@@ -258,6 +258,66 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 		return met;
 	}
 
+	/**
+	 * A refund made outside Payonce, as in Stripe's Dashboard: no
+	 * {@code payonce_refund_id} metadata, and only within what is left of the intent
+	 * (Stripe refuses more).
+	 * @return the refund, {@code succeeded}
+	 * @throws IllegalStateException if more than what is left
+	 */
+	synchronized RefundEntry refundOutsidePayonce(String intentId, long amount) {
+		Intent intent = this.intents.stream()
+			.filter((candidate) -> candidate.id().equals(intentId))
+			.findFirst()
+			.orElseThrow();
+		long refunded = refundsOf(intentId).stream().mapToLong(RefundEntry::amount).sum();
+		if (amount > intent.amount() - refunded) {
+			throw new IllegalStateException("Stripe refuses a refund of " + amount + ": only "
+					+ (intent.amount() - refunded) + " is left of " + intentId);
+		}
+		RefundEntry refund = new RefundEntry("re_" + Long.toString(1_000_000 + this.ids.incrementAndGet(), 36),
+				intentId, null, amount, intent.currency(), "requested_by_customer", this.clock.instant());
+		this.refunds.add(refund);
+		return refund;
+	}
+
+	/**
+	 * The Charge of a PaymentIntent as a {@code charge.refunded} event carries it with
+	 * API versions since 2022-11-15 (https://docs.stripe.com/upgrades#2022-11-15): the
+	 * cumulative {@code amount_refunded}, and no {@code refunds} list, which is no longer
+	 * included unless expanded (https://docs.stripe.com/api/charges/object).
+	 */
+	synchronized Map<String, Object> chargeOf(String intentId) {
+		Intent intent = this.intents.stream()
+			.filter((candidate) -> candidate.id().equals(intentId))
+			.findFirst()
+			.orElseThrow();
+		long refunded = refundsOf(intentId).stream().mapToLong(RefundEntry::amount).sum();
+		Map<String, Object> json = new LinkedHashMap<>();
+		json.put("id", "ch_" + intentId.substring(3));
+		json.put("object", "charge");
+		json.put("amount", intent.amount());
+		json.put("amount_captured", intent.amount());
+		json.put("amount_refunded", refunded);
+		json.put("currency", intent.currency());
+		json.put("livemode", false);
+		json.put("paid", true);
+		json.put("payment_intent", intentId);
+		json.put("refunded", refunded == intent.amount());
+		json.put("status", "succeeded");
+		json.put("metadata", Map.of());
+		return json;
+	}
+
+	/**
+	 * A refund that failed at Stripe after it succeeded
+	 * (https://docs.stripe.com/refunds#failed-refunds): its amount is back on the charge,
+	 * so it no longer counts against what is left.
+	 */
+	synchronized void forgetRefund(String refundId) {
+		this.refunds.removeIf((refund) -> refund.id().equals(refundId));
+	}
+
 	/** Refunds (succeeded) of this PaymentIntent. */
 	synchronized List<RefundEntry> refundsOf(String intentId) {
 		return this.refunds.stream().filter((refund) -> refund.intentId().equals(intentId)).toList();
@@ -333,19 +393,6 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 		for (int i = 0; i < count; i++) {
 			this.intents.add(new Intent(nextIntentId(), null, 100, "usd", "succeeded", null, this.clock.instant()));
 		}
-	}
-
-	/**
-	 * Refunds part of a PaymentIntent as the Dashboard would: no Payonce metadata, no
-	 * idempotency key.
-	 */
-	synchronized void refundOutsidePayonce(String intentId, long amount) {
-		Intent intent = this.intents.stream()
-			.filter((candidate) -> candidate.id().equals(intentId))
-			.findFirst()
-			.orElseThrow();
-		this.refunds.add(new RefundEntry("re_" + Long.toString(1_000_000 + this.ids.incrementAndGet(), 36), intentId,
-				null, amount, intent.currency(), null, this.clock.instant()));
 	}
 
 	/**
@@ -832,6 +879,7 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 			json.put("currency", this.currency);
 			json.put("status", "succeeded");
 			json.put("payment_intent", this.intentId);
+			json.put("charge", "ch_" + this.intentId.substring(3));
 			json.put("reason", this.reason);
 			json.put("created", this.createdAt.getEpochSecond());
 			json.put("metadata", (this.refundId != null) ? Map.of("payonce_refund_id", this.refundId) : Map.of());

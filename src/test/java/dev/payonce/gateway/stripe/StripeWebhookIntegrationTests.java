@@ -576,10 +576,11 @@ class StripeWebhookIntegrationTests {
 			events.add(fin);
 			// The payment's own succeeded event, late: after its refund's events.
 			events.add(event("payment_intent.succeeded", stripe.intentsOf(pending.paymentId()).get(0)));
-			// Contradicting events after the final one: a refund that "fails" after it
-			// succeeded, one that "succeeds" after it failed.
-			late.add(refundEvent(succeeds ? "refund.failed" : "refund.updated", pending.refund(),
-					succeeds ? "failed" : "succeeded"));
+			// Stale events after the final one: a succeeded refund "pending" again, a
+			// failed one "succeeding" (a refund failing after it succeeded is real and
+			// has a test of its own).
+			late.add(refundEvent(succeeds ? "refund.created" : "refund.updated", pending.refund(),
+					succeeds ? "pending" : "succeeded"));
 		}
 		Collections.shuffle(events, new Random(12));
 		late.addAll(events);
@@ -642,6 +643,300 @@ class StripeWebhookIntegrationTests {
 		assertThat(refundStatus(pending.refundId())).isEqualTo("SUCCEEDED");
 		assertThat(refundedAmount(pending.paymentId())).isEqualTo(600);
 		assertThat(stripe.refundsOf(pending.intentId())).hasSize(1);
+	}
+
+	@Test
+	void signatureHeaderWithASecondTimestampIsRefusedAndSettlesNothing() {
+		Pending pending = pending("pm_card_visa");
+		String event = event("payment_intent.succeeded", pending.intent());
+		Instant now = Instant.now();
+		Instant later = now.plus(Duration.ofDays(30));
+		String future = sign(event, later);
+		String futureV1 = future.substring(future.indexOf(",v1=") + 1);
+		String valid = sign(event, now);
+		String validV1 = valid.substring(valid.indexOf(",v1=") + 1);
+		long t = now.getEpochSecond();
+		List<String> headers = List.of(
+				// The probe's input: the freshness check read the first, the signature
+				// the second.
+				"t =" + t + ",t=" + later.getEpochSecond() + "," + futureV1,
+				"t=" + t + ",t=" + later.getEpochSecond() + "," + futureV1,
+				"t=" + later.getEpochSecond() + ",t=" + t + "," + futureV1, "t=" + t + ",t=" + t + "," + validV1,
+				// (Leading and trailing whitespace of a header value is HTTP's own, RFC
+				// 9110 section 5.5: the server never sees it.)
+				"t= " + t + "," + validV1, "t=" + t + " ," + validV1, "t=" + t + ", " + validV1,
+				"t=" + t + ",," + validV1, "t=" + t + "," + validV1 + ",", "t=-" + t + "," + validV1,
+				"t=+" + t + "," + validV1, "t=0" + t + "," + validV1, "t=" + t + ".0," + validV1,
+				"t=99999999999999999999," + validV1, "t=" + t + ",v1=", "t=" + t + ",v0=" + validV1.substring(3), "",
+				" ");
+
+		List<HttpResponse<String>> answers = headers.stream().map((header) -> deliver(event, header)).toList();
+
+		for (int i = 0; i < answers.size(); i++) {
+			assertThat(answers.get(i).statusCode()).as(headers.get(i)).isEqualTo(400);
+			assertThat(JSON.readTree(answers.get(i).body()).get("type").asString()).as(headers.get(i))
+				.endsWith("/webhook-signature-invalid");
+		}
+		assertThat(status(pending.paymentId())).isEqualTo("PENDING");
+		assertThat(eventRows(pending.paymentId())).isZero();
+		assertThat(deliver(event, valid).statusCode()).as("the same event, signed once, still applies").isEqualTo(200);
+		assertThat(status(pending.paymentId())).isEqualTo("SUCCEEDED");
+	}
+
+	@Test
+	void signatureHeaderWithSeveralV1ValuesWhileASecretRollsIsAccepted() {
+		Pending pending = pending("pm_card_visa");
+		String event = event("payment_intent.succeeded", pending.intent());
+		Instant now = Instant.now();
+		String old = sign(event, now, "whsec_rolled_out");
+		String current = sign(event, now);
+		String v0 = ",v0=" + "6ffbb59b2300aae63f272406069a9788598b792a944a07aba816edb039989a39";
+
+		HttpResponse<String> answer = deliver(event, old + current.substring(current.indexOf(",v1=")) + v0);
+
+		assertThat(answer.statusCode()).isEqualTo(200);
+		assertThat(status(pending.paymentId())).isEqualTo("SUCCEEDED");
+	}
+
+	@Test
+	void bodyThatIsNotJsonIsRefusedAsASignatureProblemUnlessStripeSignedIt() {
+		List<String> bodies = List.of("not json at all", "{\"id\":", "<xml/>", "");
+
+		List<HttpResponse<String>> wrong = bodies.stream()
+			.map((body) -> deliver(body, sign(body, Instant.now(), "whsec_other")))
+			.toList();
+		List<HttpResponse<String>> unsigned = bodies.stream().map((body) -> deliver(body, null)).toList();
+		List<HttpResponse<String>> garbled = bodies.stream().map((body) -> deliver(body, "t=,v1=")).toList();
+		HttpResponse<String> signed = deliver("not json at all", sign("not json at all", Instant.now()));
+
+		for (HttpResponse<String> answer : concat(wrong, unsigned, garbled)) {
+			assertThat(answer.statusCode()).isEqualTo(400);
+			assertThat(JSON.readTree(answer.body()).get("type").asString()).endsWith("/webhook-signature-invalid");
+		}
+		assertThat(signed.statusCode()).isEqualTo(400);
+		assertThat(JSON.readTree(signed.body()).get("type").asString()).endsWith("/invalid-request");
+	}
+
+	@Test
+	void twoSignatureHeadersAreRefusedEvenWhenOneVerifies() {
+		Pending pending = pending("pm_card_visa");
+		String event = event("payment_intent.succeeded", pending.intent());
+		String valid = sign(event, Instant.now());
+		String forged = sign(event, Instant.now(), "whsec_forged");
+
+		List<HttpResponse<String>> answers = List.of(deliverWithHeaders(event, valid, forged),
+				deliverWithHeaders(event, forged, valid), deliverWithHeaders(event, valid, valid));
+
+		for (HttpResponse<String> answer : answers) {
+			assertThat(answer.statusCode()).isEqualTo(400);
+			assertThat(JSON.readTree(answer.body()).get("type").asString()).endsWith("/webhook-signature-invalid");
+		}
+		assertThat(status(pending.paymentId())).isEqualTo("PENDING");
+		assertThat(eventRows(pending.paymentId())).isZero();
+		settle(pending);
+	}
+
+	@Test
+	void eventOfTheOtherModeIsAcknowledgedRecordedIgnoredAndSettlesNothing() {
+		Pending pending = pending("pm_card_visa");
+		Map<String, Object> live = JSON.readValue(event("payment_intent.succeeded", pending.intent()),
+				LinkedHashMap.class);
+		live.put("livemode", true);
+		Map<String, Object> unstated = new LinkedHashMap<>(live);
+		unstated.put("id", "evt_" + UUID.randomUUID().toString().replace("-", ""));
+		unstated.remove("livemode");
+		String liveEvent = JSON.writeValueAsString(live);
+		String unstatedEvent = JSON.writeValueAsString(unstated);
+
+		HttpResponse<String> answer = deliver(liveEvent, sign(liveEvent, Instant.now()));
+		HttpResponse<String> again = deliver(liveEvent, sign(liveEvent, Instant.now()));
+		HttpResponse<String> withoutMode = deliver(unstatedEvent, sign(unstatedEvent, Instant.now()));
+
+		assertThat(answer.statusCode()).isEqualTo(200);
+		assertThat(again.statusCode()).isEqualTo(200);
+		assertThat(withoutMode.statusCode()).isEqualTo(200);
+		assertThat(status(pending.paymentId())).isEqualTo("PENDING");
+		assertThat(this.jdbc.sql("SELECT provider_reference IS NULL FROM payments WHERE id = ?::uuid")
+			.param(pending.paymentId())
+			.query(Boolean.class)
+			.single()).as("no provider reference taken from the other mode's object").isTrue();
+		assertThat(ledgerEffect(eventId(liveEvent))).isEqualTo("IGNORED");
+		assertThat(ledgerEffect(eventId(unstatedEvent))).isEqualTo("IGNORED");
+		settle(pending);
+	}
+
+	@Test
+	void dashboardRefundReducesWhatRemainsSoRefundingAllThatRemainsSucceeds() {
+		Paid paid = paid(10_000);
+		RefundEntry dashboard = stripe.refundOutsidePayonce(paid.intentId(), 1_500);
+		String created = event("refund.created", dashboard.json());
+		String charge = event("charge.refunded", stripe.chargeOf(paid.intentId()));
+
+		int createdAnswer = deliver(created, sign(created, Instant.now())).statusCode();
+		int chargeAnswer = deliver(charge, sign(charge, Instant.now())).statusCode();
+		Reply rest = new PaymentsApi(this.port).refund(paid.paymentId(), "rest-" + UUID.randomUUID(), "{}");
+
+		assertThat(createdAnswer).isEqualTo(200);
+		assertThat(chargeAnswer).isEqualTo(200);
+		assertThat(externalRefunded(paid.paymentId())).isEqualTo(1_500);
+		assertThat(rest.status()).as(rest.body()).isEqualTo(201);
+		assertThat(rest.field("amount")).isEqualTo("8500");
+		assertThat(stripe.refundsOf(paid.intentId()).stream().mapToLong(RefundEntry::amount).sum()).isEqualTo(10_000);
+		Reply more = new PaymentsApi(this.port).refund(paid.paymentId(), "more-" + UUID.randomUUID(), "{}");
+		assertThat(more.status()).isEqualTo(409);
+		assertThat(more.problemType()).endsWith("/refund-exceeds-refundable");
+	}
+
+	@Test
+	void chargeRefundedAloneRecordsEveryRefundOutsidePayonceOnceByListingThemAtStripe() {
+		Paid paid = paid(10_000);
+		Reply ours = new PaymentsApi(this.port).refund(paid.paymentId(), "ours-" + UUID.randomUUID(),
+				"{\"amount\":1000}");
+		assertThat(ours.status()).isEqualTo(201);
+		RefundEntry first = stripe.refundOutsidePayonce(paid.intentId(), 1_500);
+		RefundEntry second = stripe.refundOutsidePayonce(paid.intentId(), 500);
+		String charge = event("charge.refunded", stripe.chargeOf(paid.intentId()));
+		String created = refundEvent("refund.created", first, "succeeded");
+
+		int answer = deliver(charge, sign(charge, Instant.now())).statusCode();
+		int again = deliver(charge, sign(charge, Instant.now())).statusCode();
+		int createdAnswer = deliver(created, sign(created, Instant.now())).statusCode();
+		Reply rest = new PaymentsApi(this.port).refund(paid.paymentId(), "rest-" + UUID.randomUUID(), "{}");
+
+		assertThat(answer).isEqualTo(200);
+		assertThat(again).isEqualTo(200);
+		assertThat(createdAnswer).isEqualTo(200);
+		assertThat(externalRefunded(paid.paymentId())).as("Payonce's own refund is not counted twice").isEqualTo(2_000);
+		assertThat(providerRefundRows(paid.paymentId())).isEqualTo(2);
+		assertThat(providerRefundStatus(second.id())).isEqualTo("SUCCEEDED");
+		assertThat(rest.status()).as(rest.body()).isEqualTo(201);
+		assertThat(rest.field("amount")).isEqualTo("7000");
+	}
+
+	@Test
+	void eventsOfOneRefundOutsidePayonceInAnyOrderAndRepeatedCountItOnceAndNeverBackwards() {
+		Paid paid = paid(4_000);
+		RefundEntry dashboard = stripe.refundOutsidePayonce(paid.intentId(), 1_000);
+		List<String> events = new ArrayList<>();
+		for (int i = 0; i < 2; i++) {
+			events.add(refundEvent("refund.created", dashboard, "pending"));
+			events.add(refundEvent("refund.updated", dashboard, "succeeded"));
+			events.add(refundEvent("charge.refund.updated", dashboard, "succeeded"));
+			events.add(event("charge.refunded", stripe.chargeOf(paid.intentId())));
+		}
+		Collections.shuffle(events, new Random(29));
+		String failed = refundEvent("refund.failed", dashboard, "failed");
+		String lateSuccess = refundEvent("refund.updated", dashboard, "succeeded");
+
+		List<Integer> answers = events.stream()
+			.map((event) -> deliver(event, sign(event, Instant.now())).statusCode())
+			.toList();
+		List<Integer> redelivered = events.stream()
+			.map((event) -> deliver(event, sign(event, Instant.now())).statusCode())
+			.toList();
+		long counted = externalRefunded(paid.paymentId());
+		int failedAnswer = deliver(failed, sign(failed, Instant.now())).statusCode();
+		long afterFailure = externalRefunded(paid.paymentId());
+		int lateAnswer = deliver(lateSuccess, sign(lateSuccess, Instant.now())).statusCode();
+
+		assertThat(answers).containsOnly(200);
+		assertThat(redelivered).containsOnly(200);
+		assertThat(failedAnswer).isEqualTo(200);
+		assertThat(lateAnswer).isEqualTo(200);
+		assertThat(counted).isEqualTo(1_000);
+		assertThat(afterFailure).as("a failed refund gives its amount back").isZero();
+		assertThat(externalRefunded(paid.paymentId())).as("never back from FAILED").isZero();
+		assertThat(providerRefundRows(paid.paymentId())).isEqualTo(1);
+		assertThat(providerRefundStatus(dashboard.id())).isEqualTo("FAILED");
+	}
+
+	@Test
+	void concurrentEventsOfOneRefundOutsidePayonceCountItOnce() throws Exception {
+		Paid paid = paid(3_000);
+		RefundEntry dashboard = stripe.refundOutsidePayonce(paid.intentId(), 1_200);
+		List<String> events = new ArrayList<>();
+		for (int i = 0; i < 8; i++) {
+			events.add(refundEvent((i % 2 == 0) ? "refund.created" : "refund.updated", dashboard, "succeeded"));
+		}
+		CountDownLatch start = new CountDownLatch(1);
+		List<Future<Integer>> answers = new ArrayList<>();
+
+		try (ExecutorService threads = Executors.newFixedThreadPool(events.size())) {
+			for (String event : events) {
+				String signature = sign(event, Instant.now());
+				answers.add(threads.submit(() -> {
+					start.await();
+					return deliver(event, signature).statusCode();
+				}));
+			}
+			start.countDown();
+		}
+
+		for (Future<Integer> answer : answers) {
+			assertThat(answer.get()).isEqualTo(200);
+		}
+		assertThat(externalRefunded(paid.paymentId())).isEqualTo(1_200);
+		assertThat(providerRefundRows(paid.paymentId())).isEqualTo(1);
+	}
+
+	@Test
+	void refundOutsidePayonceLargerThanWhatPayonceHasLeftIsRecordedAndAFailureAfterSuccessGivesBack() {
+		Paid paid = paid(1_000);
+		Reply ours = new PaymentsApi(this.port).refund(paid.paymentId(), "ours-" + UUID.randomUUID(),
+				"{\"amount\":800}");
+		assertThat(ours.status()).isEqualTo(201);
+		RefundEntry ourRefund = stripe.refundsOf(paid.intentId()).get(0);
+		// Stripe: our refund fails (the bank returned it), and the merchant refunds 500
+		// in the Dashboard before Payonce hears of the failure.
+		stripe.forgetRefund(ourRefund.id());
+		RefundEntry dashboard = stripe.refundOutsidePayonce(paid.intentId(), 500);
+		String outside = refundEvent("refund.created", dashboard, "succeeded");
+		String failed = refundEvent("refund.failed", ourRefund, "failed");
+		String failedAgain = refundEvent("charge.refund.updated", ourRefund, "failed");
+
+		int outsideAnswer = deliver(outside, sign(outside, Instant.now())).statusCode();
+		Reply whileBoth = new PaymentsApi(this.port).refund(paid.paymentId(), "mid-" + UUID.randomUUID(), "{}");
+		int failedAnswer = deliver(failed, sign(failed, Instant.now())).statusCode();
+		int againAnswer = deliver(failedAgain, sign(failedAgain, Instant.now())).statusCode();
+		Reply rest = new PaymentsApi(this.port).refund(paid.paymentId(), "rest-" + UUID.randomUUID(), "{}");
+
+		assertThat(outsideAnswer).isEqualTo(200);
+		assertThat(whileBoth.status()).isEqualTo(409);
+		assertThat(whileBoth.field("refundableAmount")).isEqualTo("0");
+		assertThat(failedAnswer).isEqualTo(200);
+		assertThat(againAnswer).isEqualTo(200);
+		assertThat(refundStatus(ours.field("id"))).isEqualTo("DECLINED");
+		assertThat(externalRefunded(paid.paymentId())).isEqualTo(500);
+		assertThat(rest.status()).as(rest.body()).isEqualTo(201);
+		assertThat(rest.field("amount")).isEqualTo("500");
+		assertThat(refundedAmount(paid.paymentId())).isEqualTo(500);
+		assertThat(this.jdbc
+			.sql("SELECT count(*) FROM provider_webhook_events WHERE refund_id = ?::uuid AND effect = 'APPLIED'")
+			.param(ours.field("id"))
+			.query(Long.class)
+			.single()).as("one of the two failure events gave the amount back").isEqualTo(1);
+	}
+
+	@Test
+	void paymentSucceededAfterPayonceAnsweredDeclinedIsMarkedAndCounted() {
+		Pending pending = pending("pm_card_chargeDeclined");
+		String failed = event("payment_intent.payment_failed", pending.intent());
+		String succeeded = event("payment_intent.succeeded", succeededCopy(pending.intent()));
+		double before = this.meters.counter("payonce.payments.succeeded.after.decline").count();
+
+		deliver(failed, sign(failed, Instant.now()));
+		HttpResponse<String> late = deliver(succeeded, sign(succeeded, Instant.now()));
+		HttpResponse<String> again = deliver(succeeded, sign(succeeded, Instant.now()));
+
+		assertThat(late.statusCode()).isEqualTo(200);
+		assertThat(again.statusCode()).isEqualTo(200);
+		assertThat(status(pending.paymentId())).as("the answer the client got stays").isEqualTo("DECLINED");
+		assertThat(this.jdbc.sql("SELECT succeeded_after_decline_at IS NOT NULL FROM payments WHERE id = ?::uuid")
+			.param(pending.paymentId())
+			.query(Boolean.class)
+			.single()).isTrue();
+		assertThat(this.meters.counter("payonce.payments.succeeded.after.decline").count() - before).isEqualTo(1);
+		assertThat(ledgerEffect(eventId(succeeded))).isEqualTo("APPLIED");
 	}
 
 	/**
@@ -768,11 +1063,16 @@ class StripeWebhookIntegrationTests {
 	}
 
 	private HttpResponse<String> deliver(String payload, String signature) {
+		return (signature != null) ? deliverWithHeaders(payload, signature) : deliverWithHeaders(payload);
+	}
+
+	/** A delivery with each signature as a {@code Stripe-Signature} header of its own. */
+	private HttpResponse<String> deliverWithHeaders(String payload, String... signatures) {
 		HttpRequest.Builder request = HttpRequest
 			.newBuilder(URI.create("http://localhost:" + this.port + "/webhooks/stripe"))
 			.header("Content-Type", "application/json; charset=utf-8")
 			.POST(HttpRequest.BodyPublishers.ofString(payload));
-		if (signature != null) {
+		for (String signature : signatures) {
 			request.header("Stripe-Signature", signature);
 		}
 		try {
@@ -866,6 +1166,51 @@ class StripeWebhookIntegrationTests {
 			.param(paymentId)
 			.query(Long.class)
 			.single();
+	}
+
+	/** A payment of the given amount (EUR) that Stripe charged: SUCCEEDED here. */
+	private Paid paid(long amount) {
+		Reply paid = new PaymentsApi(this.port).pay("pay-" + UUID.randomUUID(), """
+				{"orderId":"webhook-outside-%s","amount":%d,"currency":"EUR","paymentMethod":"pm_card_visa"}"""
+			.formatted(UUID.randomUUID(), amount));
+		assertThat(paid.status()).isEqualTo(201);
+		return new Paid(paid.field("id"), paid.field("providerReference"));
+	}
+
+	private long externalRefunded(String paymentId) {
+		return this.jdbc.sql("SELECT external_refunded_amount FROM payments WHERE id = ?::uuid")
+			.param(paymentId)
+			.query(Long.class)
+			.single();
+	}
+
+	private long providerRefundRows(String paymentId) {
+		return this.jdbc.sql("SELECT count(*) FROM provider_refunds WHERE payment_id = ?::uuid")
+			.param(paymentId)
+			.query(Long.class)
+			.single();
+	}
+
+	private String providerRefundStatus(String reference) {
+		return this.jdbc.sql("SELECT status FROM provider_refunds WHERE provider_reference = ?")
+			.param(reference)
+			.query(String.class)
+			.single();
+	}
+
+	private String ledgerEffect(String eventId) {
+		return this.jdbc.sql("SELECT effect FROM provider_webhook_events WHERE event_id = ?")
+			.param(eventId)
+			.query(String.class)
+			.single();
+	}
+
+	@SafeVarargs
+	private static <T> List<T> concat(List<T>... lists) {
+		return Arrays.stream(lists).flatMap(List::stream).toList();
+	}
+
+	private record Paid(String paymentId, String intentId) {
 	}
 
 	private record EventRecord(String operation, String status, int attempt, int responseStatus) {
