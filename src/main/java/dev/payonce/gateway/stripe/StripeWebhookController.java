@@ -116,7 +116,7 @@ class StripeWebhookController {
 	private final Clock clock;
 
 	/** The secret key's mode: events of the other one are ignored. */
-	private final StripeKeyMode mode;
+	private final StripeMode mode;
 
 	StripeWebhookController(PaymentWebhooks webhooks, StripePaymentGateway gateway, StripeProperties properties,
 			Clock clock) {
@@ -124,7 +124,7 @@ class StripeWebhookController {
 		this.gateway = gateway;
 		this.properties = properties;
 		this.clock = clock;
-		this.mode = StripeKeyMode.of(properties.requiredSecretKey());
+		this.mode = properties.mode();
 		log.info("Stripe webhooks: applying {}-mode events only", this.mode.name().toLowerCase(java.util.Locale.ROOT));
 	}
 
@@ -212,7 +212,7 @@ class StripeWebhookController {
 	/** The event in the payment module's terms; no Stripe type leaves this package. */
 	private WebhookEvent translate(Event event) {
 		WebhookEvent.Subject subject;
-		if (!this.mode.matches(event.getLivemode())) {
+		if (event.getLivemode() == null || event.getLivemode() != this.mode.livemode()) {
 			// docs/design.md section 10: an event of the other mode never settles
 			// anything here, whatever its object names.
 			subject = new WebhookEvent.Subject.OtherMode();
