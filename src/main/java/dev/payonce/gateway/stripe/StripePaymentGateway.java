@@ -74,7 +74,13 @@ import dev.payonce.payment.RefundRequest;
  * idempotency key (derived from the refund id) and with its refund id in
  * {@code metadata[payonce_refund_id]}; Stripe's errors map as for charges. A refund
  * lookup lists the PaymentIntent's refunds (a list, not a search: it reads Stripe's own
- * writes, so no settle time) and finds the one carrying the refund id. Thread-safe.
+ * writes, so no settle time) and finds the one carrying the refund id.
+ *
+ * <p>
+ * The safety net against a second charge (docs/design.md section 5, "Extra charges")
+ * finds a payment's PaymentIntents by Search and cancels or refunds in full every one but
+ * the payment's own ({@link #reverseExtraCharges}); {@link #providerRefunds} lists every
+ * Stripe refund carrying a refund id. Thread-safe.
  */
 @Component
 @ConditionalOnProperty(name = "payonce.gateway.provider", havingValue = "stripe")

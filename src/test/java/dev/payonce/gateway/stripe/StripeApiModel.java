@@ -47,11 +47,13 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code Idempotent-Replayed: true}. A request with other parameters under a used key is
  * {@code 400 idempotency_error}; a request while the key's first request is still
  * executing is {@code 409 idempotency_key_in_use}. Validation failures, 409 and 429 are
- * not saved.</li>
+ * not saved (https://docs.stripe.com/api/idempotent_requests). A 409 does not say whether
+ * the executing request will charge: that is for a retry or a lookup to learn.</li>
  * <li>Test payment methods: {@code pm_card_chargeDeclined} declines with
  * {@code generic_decline}, {@code pm_card_chargeDeclinedInsufficientFunds} with
  * {@code insufficient_funds} (402 {@code card_error}, a PaymentIntent in
- * {@code requires_payment_method}); any other is charged.</li>
+ * {@code requires_payment_method}); any other {@code pm_} token is charged
+ * (https://docs.stripe.com/testing#declined-payments).</li>
  * <li>{@code GET /v1/payment_intents/search}: by {@code metadata['key']:'value'}, and
  * eventually consistent: an intent is searchable {@code searchLag} after it was created
  * ("Don't use search for read-after-write flows [...] Propagation of new or updated data
