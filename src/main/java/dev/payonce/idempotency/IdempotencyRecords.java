@@ -349,16 +349,20 @@ class IdempotencyRecords {
 	 * Deletes up to {@code limit} COMPLETED records that have expired by the database's
 	 * clock, oldest first. {@code SKIP LOCKED}: concurrent cleanups on several instances
 	 * delete disjoint rows and never wait on each other or on a claim. Never touches
-	 * IN_PROGRESS records.
+	 * IN_PROGRESS records. The batch is chosen once ({@code MATERIALIZED}): a plan that
+	 * scanned it again for each row would skip the rows this statement already deleted
+	 * (locked by itself) and go on past the limit.
 	 */
 	int deleteExpired(int limit) {
 		return this.jdbc.sql("""
+				WITH expired AS MATERIALIZED (
+				    SELECT client_id, idempotency_key FROM idempotency_records
+				    WHERE status = 'COMPLETED' AND expires_at <= statement_timestamp()
+				    ORDER BY expires_at
+				    LIMIT :limit
+				    FOR UPDATE SKIP LOCKED)
 				DELETE FROM idempotency_records r
-				USING (SELECT client_id, idempotency_key FROM idempotency_records
-				       WHERE status = 'COMPLETED' AND expires_at <= statement_timestamp()
-				       ORDER BY expires_at
-				       LIMIT :limit
-				       FOR UPDATE SKIP LOCKED) expired
+				USING expired
 				WHERE r.client_id = expired.client_id AND r.idempotency_key = expired.idempotency_key
 				  AND r.status = 'COMPLETED'
 				""").param("limit", limit).update();
@@ -370,18 +374,21 @@ class IdempotencyRecords {
 	 * ending {@code lease} after that clock's now (the returned leases carry the caller's
 	 * {@code lockedUntil}): {@code SKIP LOCKED} lets several instances run it at once
 	 * without waiting on each other, and the attempt increment fences out every earlier
-	 * holder.
+	 * holder. The batch is chosen once ({@code MATERIALIZED}), so a plan that scanned it
+	 * again could not go past the limit.
 	 */
 	List<Lease> takeOverStale(String operation, Duration staleAfter, Duration lease, Instant lockedUntil, int limit) {
 		return this.jdbc.sql("""
+				WITH stale AS MATERIALIZED (
+				    SELECT client_id, idempotency_key FROM idempotency_records
+				    WHERE status = 'IN_PROGRESS' AND operation = :operation
+				      AND locked_until <= statement_timestamp() - :staleAfter * INTERVAL '1 microsecond'
+				    ORDER BY locked_until
+				    LIMIT :limit
+				    FOR UPDATE SKIP LOCKED)
 				UPDATE idempotency_records r
 				SET attempt = r.attempt + 1, locked_until = statement_timestamp() + :lease * INTERVAL '1 microsecond'
-				FROM (SELECT client_id, idempotency_key FROM idempotency_records
-				      WHERE status = 'IN_PROGRESS' AND operation = :operation
-				        AND locked_until <= statement_timestamp() - :staleAfter * INTERVAL '1 microsecond'
-				      ORDER BY locked_until
-				      LIMIT :limit
-				      FOR UPDATE SKIP LOCKED) stale
+				FROM stale
 				WHERE r.client_id = stale.client_id AND r.idempotency_key = stale.idempotency_key
 				RETURNING r.client_id, r.operation, r.idempotency_key, r.resource_id, r.attempt
 				""")
