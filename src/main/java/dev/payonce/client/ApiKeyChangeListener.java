@@ -9,8 +9,11 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
 import org.postgresql.PGConnection;
@@ -31,13 +34,19 @@ import org.springframework.context.SmartLifecycle;
  *
  * <p>
  * Fail closed: the cache is trusted only from the moment the subscription is in place
- * (and everything cached before is forgotten) until the connection fails. Every heartbeat
- * the listener notifies a channel of its own and waits for that notification to come back
- * on its connection: this proves the session still listens and delivers, which a silently
- * dead network, or a pooler that hands {@code LISTEN} to another session, would not. A
- * probe unanswered within two heartbeats counts as a lost connection. On any failure the
- * cache is bypassed at once and the listener reconnects after 100 ms, doubling up to 5 s,
- * with jitter.
+ * (and everything cached before is forgotten) and its first probe has come back, until
+ * the connection fails. At subscription and every heartbeat after it, the application's
+ * own connection pool (the {@link DataSource} that every request and every key change
+ * uses) notifies a channel of this listener's own with a fresh random nonce, and the
+ * listener waits for exactly that notification on its connection. PostgreSQL delivers a
+ * notification only to sessions of the database it was sent in
+ * (https://www.postgresql.org/docs/current/sql-notify.html), so this proves the listener
+ * listens to the database the application writes, not merely to some database, and that
+ * its session still listens and delivers, which a silently dead network, a pooler that
+ * hands {@code LISTEN} to another session, or a {@code listener-url} naming another
+ * database would not. A probe unanswered within two heartbeats counts as a lost
+ * connection. On any failure the cache is bypassed at once and the listener reconnects
+ * after 100 ms, doubling up to 5 s, with jitter.
  */
 final class ApiKeyChangeListener implements SmartLifecycle {
 
@@ -56,6 +65,9 @@ final class ApiKeyChangeListener implements SmartLifecycle {
 
 	private final JdbcConnectionDetails datasource;
 
+	/** The application's pool, which sends the probes. */
+	private final DataSource pool;
+
 	/** This listener's own probe channel: an identifier no other instance uses. */
 	private final String probeChannel = "payonce_key_cache_probe_"
 			+ HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
@@ -71,12 +83,15 @@ final class ApiKeyChangeListener implements SmartLifecycle {
 	/** The listening session's PostgreSQL backend, 0 while there is none. */
 	private volatile int backendPid;
 
-	private long probes;
+	/** Whether the last lost connection was a probe that never came back. */
+	private boolean probeUnanswered;
 
-	ApiKeyChangeListener(ApiKeyCache cache, KeyCacheProperties properties, JdbcConnectionDetails datasource) {
+	ApiKeyChangeListener(ApiKeyCache cache, KeyCacheProperties properties, JdbcConnectionDetails datasource,
+			DataSource pool) {
 		this.cache = cache;
 		this.properties = properties;
 		this.datasource = datasource;
+		this.pool = pool;
 		this.heartbeatNanos = properties.heartbeat().toNanos();
 	}
 
@@ -159,7 +174,17 @@ final class ApiKeyChangeListener implements SmartLifecycle {
 				if (!this.running) {
 					break;
 				}
-				if (!lost) {
+				if (ex instanceof ProbeUnanswered && !this.probeUnanswered) {
+					// Once per run of unanswered probes: the listener may listen to
+					// another
+					// database than the application's (listener-url), or its
+					// notifications
+					// are lost on the way.
+					log.warn("API key cache listener did not receive the probe the application's connection pool "
+							+ "sent; every request looks its API key up in the database until a probe comes back. "
+							+ "Check that payonce.security.key-cache.listener-url names the application's database");
+				}
+				else if (!lost && !(ex instanceof ProbeUnanswered)) {
 					// WARN, not ERROR: a database restart or a network fault, not a bug.
 					// The
 					// message names a host at most, never a credential.
@@ -172,6 +197,7 @@ final class ApiKeyChangeListener implements SmartLifecycle {
 					log.debug("API key cache listener could not subscribe: {}", ex.getClass().getSimpleName());
 				}
 				lost = true;
+				this.probeUnanswered = ex instanceof ProbeUnanswered;
 				backoff = backoff.isZero() ? FIRST_BACKOFF : min(backoff.multipliedBy(2), MAX_BACKOFF);
 			}
 			finally {
@@ -216,10 +242,10 @@ final class ApiKeyChangeListener implements SmartLifecycle {
 				this.backendPid = pid.getInt(1);
 			}
 		}
-		// Only now can no committed change go unnoticed: a lookup from here on either
-		// reads it from the database or is invalidated by its notification.
-		this.cache.subscribed(requested);
-		probe(open);
+		// From now on no committed change goes unnoticed, provided the session listens to
+		// the application's database: the cache is trusted only once the first probe,
+		// sent through the application's pool, has come back.
+		probe(open, requested);
 	}
 
 	private void listen(Connection open) throws SQLException {
@@ -228,7 +254,7 @@ final class ApiKeyChangeListener implements SmartLifecycle {
 		while (this.running) {
 			long wait = nextProbe - System.nanoTime();
 			if (wait <= 0) {
-				probe(open);
+				probe(open, 0);
 				nextProbe = System.nanoTime() + this.heartbeatNanos;
 				continue;
 			}
@@ -237,36 +263,59 @@ final class ApiKeyChangeListener implements SmartLifecycle {
 	}
 
 	/**
-	 * Notifies this listener's probe channel and waits up to two heartbeats for the
-	 * notification to come back; then every notification committed before it was sent has
-	 * been handled.
+	 * Notifies this listener's probe channel with a fresh random nonce through the
+	 * application's connection pool, and waits up to two heartbeats for that notification
+	 * to come back on the listening connection; then the listener listens to the
+	 * application's database, and every notification committed there before the probe was
+	 * sent has been handled (PostgreSQL delivers a database's notifications in commit
+	 * order).
+	 * @param subscribedAt when the subscription was requested ({@link System#nanoTime}),
+	 * or 0 for a heartbeat of a listener already subscribed; on a first probe the cache
+	 * is marked subscribed only once it has come back
+	 * @throws ProbeUnanswered if it did not come back in time
 	 */
-	private void probe(Connection open) throws SQLException {
+	private void probe(Connection open, long subscribedAt) throws SQLException {
 		PGConnection postgres = open.unwrap(PGConnection.class);
-		String token = Long.toString(++this.probes);
+		String nonce = UUID.randomUUID().toString();
 		long sentAt = System.nanoTime();
-		try (PreparedStatement notify = open.prepareStatement("SELECT pg_notify(?, ?)")) {
+		try (Connection pooled = this.pool.getConnection();
+				PreparedStatement notify = pooled.prepareStatement("SELECT pg_notify(?, ?)")) {
 			notify.setString(1, this.probeChannel);
-			notify.setString(2, token);
+			notify.setString(2, nonce);
 			notify.executeQuery().close();
+			if (!pooled.getAutoCommit()) {
+				pooled.commit();
+			}
 		}
 		long deadline = sentAt + 2 * this.heartbeatNanos;
-		boolean answered = handle(postgres.getNotifications(), token);
+		boolean answered = handle(postgres.getNotifications(), nonce);
 		while (!answered) {
 			long wait = deadline - System.nanoTime();
 			if (wait <= 0 || !this.running) {
-				throw new SQLException("The API key cache listener's probe did not come back within two heartbeats");
+				throw new ProbeUnanswered();
 			}
-			answered = handle(postgres.getNotifications((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(wait))), token);
+			answered = handle(postgres.getNotifications((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(wait))), nonce);
+		}
+		if (subscribedAt != 0) {
+			this.cache.subscribed(subscribedAt);
 		}
 		this.cache.confirmed(sentAt);
 	}
 
+	/** A probe sent through the application's pool did not come back in time. */
+	private static final class ProbeUnanswered extends SQLException {
+
+		ProbeUnanswered() {
+			super("The API key cache listener's probe did not come back within two heartbeats");
+		}
+
+	}
+
 	/**
 	 * Invalidates the cache once if any notification is on {@value #CHANNEL}.
-	 * @return whether the probe with {@code token} is among them
+	 * @return whether the probe with {@code nonce} is among them
 	 */
-	private boolean handle(PGNotification @Nullable [] notifications, @Nullable String token) {
+	private boolean handle(PGNotification @Nullable [] notifications, @Nullable String nonce) {
 		if (notifications == null) {
 			return false;
 		}
@@ -276,7 +325,7 @@ final class ApiKeyChangeListener implements SmartLifecycle {
 			if (CHANNEL.equals(notification.getName())) {
 				changed = true;
 			}
-			else if (this.probeChannel.equals(notification.getName()) && notification.getParameter().equals(token)) {
+			else if (this.probeChannel.equals(notification.getName()) && notification.getParameter().equals(nonce)) {
 				answered = true;
 			}
 		}

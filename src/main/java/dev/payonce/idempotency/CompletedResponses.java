@@ -15,9 +15,11 @@ import org.springframework.stereotype.Component;
  * A bounded in-process cache of completed responses, so a replay need not read the
  * database. Sound because a COMPLETED record never changes until it expires: each entry
  * carries the record's operation and request fingerprint (so a mismatch is still a
- * mismatch) and its {@code expires_at}, checked against the application clock on every
- * read and also used to evict it. Entries are keyed by scope and idempotency key, so
- * nothing crosses scopes. Thread-safe.
+ * mismatch) and its expiry, as the time the database's clock had left for it turned into
+ * an instant of the application clock when it was read (docs/design.md section 4, "One
+ * clock for leases"), checked against the application clock on every read and also used
+ * to evict it. Entries are keyed by scope and idempotency key, so nothing crosses scopes.
+ * Thread-safe.
  */
 @Component
 class CompletedResponses {
@@ -64,7 +66,7 @@ class CompletedResponses {
 	 * @param operation the operation the record belongs to
 	 * @param fingerprint the fingerprint of the request that completed it
 	 * @param response the stored response
-	 * @param expiresAt when it stops being replayed (UTC)
+	 * @param expiresAt when it stops being replayed, by the application clock (UTC)
 	 * @param cachedAt when it was read (UTC), to bound its time in the cache
 	 */
 	record Completed(String operation, RequestFingerprint fingerprint, StoredResponse response, Instant expiresAt,

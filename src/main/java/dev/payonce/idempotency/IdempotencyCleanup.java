@@ -1,8 +1,6 @@
 package dev.payonce.idempotency;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.function.BooleanSupplier;
 
 import io.micrometer.core.instrument.Counter;
@@ -34,16 +32,13 @@ public class IdempotencyCleanup {
 
 	private final IdempotencyProperties properties;
 
-	private final Clock clock;
-
 	private final Counter deleted;
 
 	IdempotencyCleanup(IdempotencyRecords records, PlatformTransactionManager transactionManager,
-			IdempotencyProperties properties, Clock clock, MeterRegistry meters) {
+			IdempotencyProperties properties, MeterRegistry meters) {
 		this.records = records;
 		this.transactions = new TransactionTemplate(transactionManager);
 		this.properties = properties;
-		this.clock = clock;
 		this.deleted = Counter.builder("payonce.idempotency.cleanup.deleted")
 			.description("Expired completed idempotency records deleted by the retention job")
 			.register(meters);
@@ -55,14 +50,12 @@ public class IdempotencyCleanup {
 	}
 
 	/**
-	 * How long the oldest expired COMPLETED record has been past its {@code expires_at}.
+	 * How long the oldest expired COMPLETED record has been past its {@code expires_at},
+	 * by the database's clock.
 	 * @return seconds, or 0 if no completed record is past its expiry
 	 */
 	public double overdueSeconds() {
-		Instant now = this.clock.instant();
-		return this.records.oldestExpiry(now)
-			.map((expiresAt) -> Duration.between(expiresAt, now).toMillis() / 1000.0)
-			.orElse(0.0);
+		return this.records.oldestExpiry().map((overdue) -> overdue.toMillis() / 1000.0).orElse(0.0);
 	}
 
 	/**
@@ -81,7 +74,6 @@ public class IdempotencyCleanup {
 	 * @return how many records this run deleted
 	 */
 	public long deleteExpired(BooleanSupplier stopRequested) {
-		Instant now = this.clock.instant();
 		int batchSize = this.properties.cleanup().batchSize();
 		long total = 0;
 		boolean stopped = false;
@@ -90,7 +82,7 @@ public class IdempotencyCleanup {
 				stopped = true;
 				break;
 			}
-			Integer batch = this.transactions.execute((status) -> this.records.deleteExpired(now, batchSize));
+			Integer batch = this.transactions.execute((status) -> this.records.deleteExpired(batchSize));
 			int count = (batch != null) ? batch : 0;
 			total += count;
 			this.deleted.increment(count);

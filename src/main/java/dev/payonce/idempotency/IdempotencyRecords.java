@@ -1,6 +1,7 @@
 package dev.payonce.idempotency;
 
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -12,6 +13,8 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+
+import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
@@ -25,6 +28,14 @@ import org.springframework.stereotype.Repository;
  * {@code INSERT ... ON CONFLICT DO NOTHING} and every state change is a conditional
  * {@code UPDATE} fenced by the attempt number, which an ORM would only hide. Every method
  * runs in the caller's transaction.
+ *
+ * <p>
+ * Every time that one instance writes and another compares (a lease's end, a stored
+ * response's expiry) is taken from the database's clock, never from the caller's: each
+ * statement reads {@code statement_timestamp()}, the moment PostgreSQL received it, so
+ * instances whose clocks disagree still agree on when a lease ends (docs/design.md
+ * section 4, "One clock for leases"). Durations go in as microseconds and come back as
+ * time left by that clock; the caller turns them into instants of its own clock.
  */
 @Repository
 class IdempotencyRecords {
@@ -44,27 +55,33 @@ class IdempotencyRecords {
 
 	private final JsonMapper json;
 
-	IdempotencyRecords(JdbcClient jdbc, JsonMapper json) {
+	/** The claim in one statement's deadline (docs/design.md section 11). */
+	private final ClaimDeadline deadline;
+
+	IdempotencyRecords(JdbcClient jdbc, JsonMapper json, DataSource dataSource) {
 		this.jdbc = jdbc;
 		this.json = json;
+		this.deadline = ClaimDeadline.of(dataSource);
 	}
 
 	/**
-	 * The claim: inserts an IN_PROGRESS record unless the key has one; true if inserted.
+	 * The claim: inserts an IN_PROGRESS record unless the key has one, its lease ending
+	 * {@code lease} after the database's {@code statement_timestamp()}; true if inserted.
 	 */
-	boolean insertClaim(String operation, ClaimRequest request, UUID resourceId, Instant now, Instant lockedUntil) {
+	boolean insertClaim(String operation, ClaimRequest request, UUID resourceId, Instant now, Duration lease) {
 		return this.jdbc
 			.sql("""
 					INSERT INTO idempotency_records
 					    (client_id, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
-					VALUES (:clientId, :key, :operation, :fingerprint, 'IN_PROGRESS', :lockedUntil, 1, :resourceId, :now)
+					VALUES (:clientId, :key, :operation, :fingerprint, 'IN_PROGRESS',
+					        statement_timestamp() + :lease * INTERVAL '1 microsecond', 1, :resourceId, :now)
 					ON CONFLICT (client_id, idempotency_key) DO NOTHING
 					""")
 			.param("clientId", request.scope().value())
 			.param("operation", operation)
 			.param("key", request.key().value())
 			.param("fingerprint", request.fingerprint().sha256Hex())
-			.param("lockedUntil", utc(lockedUntil))
+			.param("lease", micros(lease))
 			.param("resourceId", resourceId)
 			.param("now", utc(now))
 			.update() == 1;
@@ -94,11 +111,15 @@ class IdempotencyRecords {
 	 * inserts the resource only if the record was inserted (and the update updated its
 	 * row). If the record was inserted but the update did not update exactly one row, the
 	 * statement calls {@code idempotency_undo}, which aborts it: nothing of it stays.
-	 * Runs in the caller's transaction, or on its own if there is none.
+	 * Runs in the caller's transaction, or on its own if there is none. Its waits are
+	 * bounded by the {@link ClaimDeadline}: each lock wait by {@code lock_timeout}, and
+	 * the whole statement by a last step that aborts it once the deadline has passed
+	 * (SQLSTATE {@code 55P03} either way, a {@code DataAccessException}: nothing of it
+	 * stays, and it never commits after the driver gave up on it).
 	 * @throws IllegalStateException if the record was inserted without the resource (a
 	 * broken invariant; impossible, as the resource's {@code INSERT} reads the record's)
 	 */
-	ClaimedWith claimWith(String operation, ClaimRequest request, UUID resourceId, Instant now, Instant lockedUntil,
+	ClaimedWith claimWith(String operation, ClaimRequest request, UUID resourceId, Instant now, Duration lease,
 			List<ClaimCondition> conditions, ResourceInsert<?> insert) {
 		ClaimUpdate update = insert.update();
 		List<Object> args = new ArrayList<>();
@@ -115,7 +136,7 @@ class IdempotencyRecords {
 			args.addAll(update.precheckArgs());
 		}
 		args.addAll(List.of(request.scope().value(), request.key().value(), operation,
-				request.fingerprint().sha256Hex(), utc(lockedUntil), resourceId, utc(now)));
+				request.fingerprint().sha256Hex(), micros(lease), resourceId, utc(now)));
 		if (update != null) {
 			shape.add("update " + update.returning().size());
 			shape.add(update.table());
@@ -136,7 +157,7 @@ class IdempotencyRecords {
 				args.add(value);
 			}
 		}
-		String sql = statement(shape, () -> claimStatement(conditions, insert));
+		String sql = statement(shape, () -> claimStatement(conditions, insert, this.deadline));
 		try {
 			return this.jdbc.sql(sql).params(args).query((rs, row) -> {
 				int refusedBy = -1;
@@ -169,8 +190,16 @@ class IdempotencyRecords {
 		}
 	}
 
-	private static String claimStatement(List<ClaimCondition> conditions, ResourceInsert<?> insert) {
-		StringBuilder guard = new StringBuilder("SELECT TRUE AS g");
+	private static String claimStatement(List<ClaimCondition> conditions, ResourceInsert<?> insert,
+			ClaimDeadline deadline) {
+		// The deadline is set before any condition is evaluated, so it bounds every lock
+		// wait of the statement (the FROM item's row comes first); checked again last.
+		String lockTimeout = deadline.bound().map((bound) -> "bound.lock_timeout IS NOT NULL").orElse("TRUE");
+		String late = deadline.bound().map((bound) -> """
+				,
+				       CASE WHEN clock_timestamp() > statement_timestamp() + INTERVAL '%d microseconds'
+				            THEN idempotency_claim_late() END AS late""".formatted(bound.toNanos() / 1000)).orElse("");
+		StringBuilder guard = new StringBuilder("SELECT " + lockTimeout + " AS g");
 		StringBuilder passed = new StringBuilder("g");
 		for (int i = 0; i < conditions.size(); i++) {
 			guard.append(", (").append(conditions.get(i).sql()).append(") IS TRUE AS g").append(i);
@@ -181,6 +210,10 @@ class IdempotencyRecords {
 			guard.append(", (").append(update.precheck()).append(") IS TRUE AS p");
 			passed.append(" AND p");
 		}
+		deadline.bound()
+			.ifPresent((bound) -> guard.append(" FROM (SELECT set_config('lock_timeout', '")
+				.append(bound.toMillis())
+				.append("ms', true) AS lock_timeout) AS bound"));
 		List<String> values = new ArrayList<>(insert.values().size());
 		for (Object value : insert.values()) {
 			values.add((value instanceof ResourceInsert.Returned returned) ? "updated." + returned.column() : "?");
@@ -189,17 +222,20 @@ class IdempotencyRecords {
 				WITH guard AS (%s),
 				claimed AS (INSERT INTO idempotency_records
 				    (client_id, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
-				    SELECT ?, ?, ?, ?, 'IN_PROGRESS', ?, 1, ?, ? FROM guard WHERE %s
+				    SELECT ?, ?, ?, ?, 'IN_PROGRESS', statement_timestamp() + ? * INTERVAL '1 microsecond', 1, ?, ?
+				    FROM guard WHERE %s
 				    ON CONFLICT (client_id, idempotency_key) DO NOTHING
 				    RETURNING resource_id),
 				"""
 			.formatted(guard, passed);
 		if (update == null) {
-			return claimed + """
-					created AS (INSERT INTO %s (%s) SELECT %s FROM claimed RETURNING 1)
-					SELECT guard.*, EXISTS (SELECT 1 FROM claimed) AS claimed, EXISTS (SELECT 1 FROM created) AS created
-					FROM guard""".formatted(insert.table(), String.join(", ", insert.columns()),
-					String.join(", ", values));
+			return claimed
+					+ """
+							created AS (INSERT INTO %s (%s) SELECT %s FROM claimed RETURNING 1)
+							SELECT guard.*, EXISTS (SELECT 1 FROM claimed) AS claimed, EXISTS (SELECT 1 FROM created) AS created%s
+							FROM guard"""
+						.formatted(insert.table(), String.join(", ", insert.columns()), String.join(", ", values),
+								late);
 		}
 		String returning = String.join(", ", update.returning());
 		return claimed
@@ -208,11 +244,11 @@ class IdempotencyRecords {
 						created AS (INSERT INTO %s (%s) SELECT %s FROM claimed, updated RETURNING 1)
 						SELECT guard.*, EXISTS (SELECT 1 FROM claimed) AS claimed, EXISTS (SELECT 1 FROM created) AS created, %s,
 						       CASE WHEN EXISTS (SELECT 1 FROM claimed) AND (SELECT count(*) FROM updated) <> 1
-						            THEN idempotency_undo('the claim update did not update exactly one row') END AS undone
+						            THEN idempotency_undo('the claim update did not update exactly one row') END AS undone%s
 						FROM guard LEFT JOIN (SELECT %s FROM updated LIMIT 1) AS u ON TRUE"""
 					.formatted(update.table(), update.set(), (update.from() != null) ? " FROM " + update.from() : "",
 							update.where(), returning, insert.table(), String.join(", ", insert.columns()),
-							String.join(", ", values), prefixed("u.", update.returning()), returning);
+							String.join(", ", values), prefixed("u.", update.returning()), late, returning);
 	}
 
 	private static String prefixed(String prefix, List<String> names) {
@@ -271,8 +307,10 @@ class IdempotencyRecords {
 
 	Optional<IdempotencyRecord> find(ClaimRequest request) {
 		return this.jdbc.sql("""
-				SELECT operation, request_fingerprint, status, locked_until, attempt, resource_id,
-				       response_status, response_headers, response_body, expires_at
+				SELECT operation, request_fingerprint, status, attempt, resource_id,
+				       response_status, response_headers, response_body,
+				       CAST(EXTRACT(EPOCH FROM locked_until - statement_timestamp()) * 1000000 AS bigint) AS lease_left,
+				       CAST(EXTRACT(EPOCH FROM expires_at - statement_timestamp()) * 1000000 AS bigint) AS expires_in
 				FROM idempotency_records
 				WHERE client_id = :clientId AND idempotency_key = :key
 				""")
@@ -280,148 +318,163 @@ class IdempotencyRecords {
 			.param("key", request.key().value())
 			.query((rs, row) -> new IdempotencyRecord(rs.getString("operation"),
 					new RequestFingerprint(rs.getString("request_fingerprint")), rs.getString("status"),
-					instant(rs.getObject("locked_until", OffsetDateTime.class)), rs.getInt("attempt"),
+					duration(rs.getObject("lease_left", Long.class)), rs.getInt("attempt"),
 					rs.getObject("resource_id", UUID.class),
 					storedResponse(rs.getInt("response_status"), rs.getString("response_headers"),
 							rs.getString("response_body")),
-					instant(rs.getObject("expires_at", OffsetDateTime.class))))
+					duration(rs.getObject("expires_in", Long.class))))
 			.optional();
 	}
 
-	/** Takeover of an expired lease, fenced by the attempt that was seen expired. */
-	boolean takeOver(ClaimRequest request, int expiredAttempt, Instant now, Instant lockedUntil) {
+	/**
+	 * Takeover of an expired lease, fenced by the attempt that was seen expired: only if
+	 * the lease has ended by the database's clock; the new lease ends {@code lease} after
+	 * it.
+	 */
+	boolean takeOver(ClaimRequest request, int expiredAttempt, Duration lease) {
 		return this.jdbc.sql("""
 				UPDATE idempotency_records
-				SET attempt = attempt + 1, locked_until = :lockedUntil
+				SET attempt = attempt + 1, locked_until = statement_timestamp() + :lease * INTERVAL '1 microsecond'
 				WHERE client_id = :clientId AND idempotency_key = :key
-				  AND status = 'IN_PROGRESS' AND attempt = :attempt AND locked_until <= :now
+				  AND status = 'IN_PROGRESS' AND attempt = :attempt AND locked_until <= statement_timestamp()
 				""")
 			.param("clientId", request.scope().value())
 			.param("key", request.key().value())
 			.param("attempt", expiredAttempt)
-			.param("now", utc(now))
-			.param("lockedUntil", utc(lockedUntil))
+			.param("lease", micros(lease))
 			.update() == 1;
 	}
 
 	/**
-	 * Deletes up to {@code limit} COMPLETED records that expired before {@code now},
-	 * oldest first. {@code SKIP LOCKED}: concurrent cleanups on several instances delete
-	 * disjoint rows and never wait on each other or on a claim. Never touches IN_PROGRESS
-	 * records.
+	 * Deletes up to {@code limit} COMPLETED records that have expired by the database's
+	 * clock, oldest first. {@code SKIP LOCKED}: concurrent cleanups on several instances
+	 * delete disjoint rows and never wait on each other or on a claim. Never touches
+	 * IN_PROGRESS records. The batch is chosen once ({@code MATERIALIZED}): a plan that
+	 * scanned it again for each row would skip the rows this statement already deleted
+	 * (locked by itself) and go on past the limit.
 	 */
-	int deleteExpired(Instant now, int limit) {
+	int deleteExpired(int limit) {
 		return this.jdbc.sql("""
+				WITH expired AS MATERIALIZED (
+				    SELECT client_id, idempotency_key FROM idempotency_records
+				    WHERE status = 'COMPLETED' AND expires_at <= statement_timestamp()
+				    ORDER BY expires_at
+				    LIMIT :limit
+				    FOR UPDATE SKIP LOCKED)
 				DELETE FROM idempotency_records r
-				USING (SELECT client_id, idempotency_key FROM idempotency_records
-				       WHERE status = 'COMPLETED' AND expires_at <= :now
-				       ORDER BY expires_at
-				       LIMIT :limit
-				       FOR UPDATE SKIP LOCKED) expired
+				USING expired
 				WHERE r.client_id = expired.client_id AND r.idempotency_key = expired.idempotency_key
 				  AND r.status = 'COMPLETED'
-				""").param("now", utc(now)).param("limit", limit).update();
+				""").param("limit", limit).update();
 	}
 
 	/**
-	 * Takes over up to {@code limit} records of one operation whose lease ended before
-	 * {@code staleBefore}, in one statement: {@code SKIP LOCKED} lets several instances
-	 * run it at once without waiting on each other, and the attempt increment fences out
-	 * every earlier holder.
+	 * Takes over up to {@code limit} records of one operation whose lease ended at least
+	 * {@code staleAfter} ago by the database's clock, in one statement, each new lease
+	 * ending {@code lease} after that clock's now (the returned leases carry the caller's
+	 * {@code lockedUntil}): {@code SKIP LOCKED} lets several instances run it at once
+	 * without waiting on each other, and the attempt increment fences out every earlier
+	 * holder. The batch is chosen once ({@code MATERIALIZED}), so a plan that scanned it
+	 * again could not go past the limit.
 	 */
-	List<Lease> takeOverStale(String operation, Instant staleBefore, Instant lockedUntil, int limit) {
+	List<Lease> takeOverStale(String operation, Duration staleAfter, Duration lease, Instant lockedUntil, int limit) {
 		return this.jdbc.sql("""
+				WITH stale AS MATERIALIZED (
+				    SELECT client_id, idempotency_key FROM idempotency_records
+				    WHERE status = 'IN_PROGRESS' AND operation = :operation
+				      AND locked_until <= statement_timestamp() - :staleAfter * INTERVAL '1 microsecond'
+				    ORDER BY locked_until
+				    LIMIT :limit
+				    FOR UPDATE SKIP LOCKED)
 				UPDATE idempotency_records r
-				SET attempt = r.attempt + 1, locked_until = :lockedUntil
-				FROM (SELECT client_id, idempotency_key FROM idempotency_records
-				      WHERE status = 'IN_PROGRESS' AND operation = :operation AND locked_until <= :staleBefore
-				      ORDER BY locked_until
-				      LIMIT :limit
-				      FOR UPDATE SKIP LOCKED) stale
+				SET attempt = r.attempt + 1, locked_until = statement_timestamp() + :lease * INTERVAL '1 microsecond'
+				FROM stale
 				WHERE r.client_id = stale.client_id AND r.idempotency_key = stale.idempotency_key
-				RETURNING r.client_id, r.operation, r.idempotency_key, r.resource_id, r.attempt, r.locked_until
+				RETURNING r.client_id, r.operation, r.idempotency_key, r.resource_id, r.attempt
 				""")
 			.param("operation", operation)
-			.param("staleBefore", utc(staleBefore))
-			.param("lockedUntil", utc(lockedUntil))
+			.param("staleAfter", micros(staleAfter))
+			.param("lease", micros(lease))
 			.param("limit", limit)
 			.query((rs, row) -> new Lease(new IdempotencyScope(rs.getString("client_id")), rs.getString("operation"),
 					new IdempotencyKey(rs.getString("idempotency_key")), rs.getObject("resource_id", UUID.class),
-					rs.getInt("attempt"), rs.getObject("locked_until", OffsetDateTime.class).toInstant()))
+					rs.getInt("attempt"), lockedUntil))
 			.list();
 	}
 
 	/**
-	 * Takes over the IN_PROGRESS record of one operation's resource whose lease ended at
-	 * or before {@code now}. One conditional UPDATE: of concurrent callers (webhook
-	 * deliveries, a client retry, the reconciler) at most one matches while the lease is
-	 * live again. Scoped by operation, so a payment's caller never takes over a refund's
-	 * record.
+	 * Takes over the IN_PROGRESS record of one operation's resource whose lease has ended
+	 * by the database's clock, the new lease ending {@code lease} after that clock's now
+	 * (the returned lease carries the caller's {@code lockedUntil}). One conditional
+	 * UPDATE: of concurrent callers (webhook deliveries, a client retry, the reconciler)
+	 * at most one matches while the lease is live again. Scoped by operation, so a
+	 * payment's caller never takes over a refund's record.
 	 */
-	Optional<Lease> takeOverResource(String operation, IdempotencyScope scope, UUID resourceId, Instant now,
+	Optional<Lease> takeOverResource(String operation, IdempotencyScope scope, UUID resourceId, Duration lease,
 			Instant lockedUntil) {
 		return this.jdbc.sql("""
 				UPDATE idempotency_records
-				SET attempt = attempt + 1, locked_until = :lockedUntil
+				SET attempt = attempt + 1, locked_until = statement_timestamp() + :lease * INTERVAL '1 microsecond'
 				WHERE resource_id = :resourceId AND client_id = :clientId AND operation = :operation
-				  AND status = 'IN_PROGRESS' AND locked_until <= :now
-				RETURNING client_id, operation, idempotency_key, resource_id, attempt, locked_until
+				  AND status = 'IN_PROGRESS' AND locked_until <= statement_timestamp()
+				RETURNING client_id, operation, idempotency_key, resource_id, attempt
 				""")
-			.param("lockedUntil", utc(lockedUntil))
+			.param("lease", micros(lease))
 			.param("resourceId", resourceId)
 			.param("clientId", scope.value())
 			.param("operation", operation)
-			.param("now", utc(now))
 			.query((rs, row) -> new Lease(new IdempotencyScope(rs.getString("client_id")), rs.getString("operation"),
 					new IdempotencyKey(rs.getString("idempotency_key")), rs.getObject("resource_id", UUID.class),
-					rs.getInt("attempt"), rs.getObject("locked_until", OffsetDateTime.class).toInstant()))
+					rs.getInt("attempt"), lockedUntil))
 			.optional();
 	}
 
-	/** Counts IN_PROGRESS records whose lease ended before {@code now}. */
-	long countExpiredLeases(Instant now) {
+	/** Counts IN_PROGRESS records whose lease has ended by the database's clock. */
+	long countExpiredLeases() {
 		return this.jdbc.sql("""
-				SELECT count(*) FROM idempotency_records WHERE status = 'IN_PROGRESS' AND locked_until <= :now
-				""").param("now", utc(now)).query(Long.class).single();
+				SELECT count(*) FROM idempotency_records
+				WHERE status = 'IN_PROGRESS' AND locked_until <= statement_timestamp()
+				""").query(Long.class).single();
 	}
 
 	/**
-	 * The earliest lease end among IN_PROGRESS records whose lease ended before
-	 * {@code now}: one step of the partial index {@code ix_idempotency_records_lease}.
+	 * How long ago, by the database's clock, the earliest-ended lease of an IN_PROGRESS
+	 * record ended: one step of the partial index {@code ix_idempotency_records_lease}.
+	 * @return empty if no lease has ended
 	 */
-	Optional<Instant> oldestExpiredLease(Instant now) {
+	Optional<Duration> oldestExpiredLease() {
 		return this.jdbc.sql("""
-				SELECT locked_until FROM idempotency_records
-				WHERE status = 'IN_PROGRESS' AND locked_until <= :now
+				SELECT CAST(EXTRACT(EPOCH FROM statement_timestamp() - locked_until) * 1000000 AS bigint)
+				FROM idempotency_records
+				WHERE status = 'IN_PROGRESS' AND locked_until <= statement_timestamp()
 				ORDER BY locked_until LIMIT 1
-				""").param("now", utc(now)).query(OffsetDateTime.class).optional().map(OffsetDateTime::toInstant);
+				""").query(Long.class).optional().map(IdempotencyRecords::duration);
 	}
 
 	/**
-	 * The earliest expiry among COMPLETED records that expired before {@code now}: one
-	 * step of the partial index {@code ix_idempotency_records_expiry}.
+	 * How long ago, by the database's clock, the earliest-expired COMPLETED record
+	 * expired: one step of the partial index {@code ix_idempotency_records_expiry}.
+	 * @return empty if none has expired
 	 */
-	Optional<Instant> oldestExpiry(Instant now) {
+	Optional<Duration> oldestExpiry() {
 		return this.jdbc.sql("""
-				SELECT expires_at FROM idempotency_records
-				WHERE status = 'COMPLETED' AND expires_at <= :now
+				SELECT CAST(EXTRACT(EPOCH FROM statement_timestamp() - expires_at) * 1000000 AS bigint)
+				FROM idempotency_records
+				WHERE status = 'COMPLETED' AND expires_at <= statement_timestamp()
 				ORDER BY expires_at LIMIT 1
-				""").param("now", utc(now)).query(OffsetDateTime.class).optional().map(OffsetDateTime::toInstant);
+				""").query(Long.class).optional().map(IdempotencyRecords::duration);
 	}
 
 	/**
-	 * Deletes the key's record if it is COMPLETED and past its expiry; true if deleted.
+	 * Deletes the key's record if it is COMPLETED and past its expiry by the database's
+	 * clock; true if deleted.
 	 */
-	boolean deleteIfExpired(ClaimRequest request, Instant now) {
+	boolean deleteIfExpired(ClaimRequest request) {
 		return this.jdbc.sql("""
 				DELETE FROM idempotency_records
 				WHERE client_id = :clientId AND idempotency_key = :key
-				  AND status = 'COMPLETED' AND expires_at <= :now
-				""")
-			.param("clientId", request.scope().value())
-			.param("key", request.key().value())
-			.param("now", utc(now))
-			.update() == 1;
+				  AND status = 'COMPLETED' AND expires_at <= statement_timestamp()
+				""").param("clientId", request.scope().value()).param("key", request.key().value()).update() == 1;
 	}
 
 	/**
@@ -444,13 +497,16 @@ class IdempotencyRecords {
 			.isPresent();
 	}
 
-	/** Fenced completion: true if this lease's attempt still held the record. */
-	boolean complete(Lease lease, StoredResponse response, Instant now, Instant expiresAt) {
+	/**
+	 * Fenced completion: true if this lease's attempt still held the record. The stored
+	 * response expires {@code retention} after the database's clock.
+	 */
+	boolean complete(Lease lease, StoredResponse response, Instant now, Duration retention) {
 		return this.jdbc.sql("""
 				UPDATE idempotency_records
 				SET status = 'COMPLETED', locked_until = NULL, response_status = :status,
-				    response_headers = CAST(:headers AS jsonb), response_body = :body,
-				    completed_at = :now, expires_at = :expiresAt
+				    response_headers = CAST(:headers AS jsonb), response_body = :body, completed_at = :now,
+				    expires_at = statement_timestamp() + :retention * INTERVAL '1 microsecond'
 				WHERE client_id = :clientId AND idempotency_key = :key
 				  AND status = 'IN_PROGRESS' AND attempt = :attempt
 				""")
@@ -458,7 +514,7 @@ class IdempotencyRecords {
 			.param("headers", this.json.writeValueAsString(response.headers()))
 			.param("body", response.body())
 			.param("now", utc(now))
-			.param("expiresAt", utc(expiresAt))
+			.param("retention", micros(retention))
 			.param("clientId", lease.scope().value())
 			.param("key", lease.key().value())
 			.param("attempt", lease.attempt())
@@ -499,7 +555,7 @@ class IdempotencyRecords {
 	 * there is none.
 	 * @param writes at least one
 	 */
-	Completion completeWith(Lease lease, StoredResponse response, Instant now, Instant expiresAt,
+	Completion completeWith(Lease lease, StoredResponse response, Instant now, Duration retention,
 			List<ResourceWrite> writes) {
 		if (writes.isEmpty()) {
 			throw new IllegalArgumentException("A completion in one statement writes the resource");
@@ -514,7 +570,7 @@ class IdempotencyRecords {
 			args.addAll(write.args());
 		}
 		args.addAll(List.of(response.status(), this.json.writeValueAsString(response.headers()), response.body(),
-				utc(now), utc(expiresAt), lease.scope().value(), lease.key().value(), lease.attempt()));
+				utc(now), micros(retention), lease.scope().value(), lease.key().value(), lease.attempt()));
 		String sql = statement(shape, () -> completionStatement(writes));
 		try {
 			return this.jdbc.sql(sql)
@@ -557,7 +613,8 @@ class IdempotencyRecords {
 				,
 				done AS (UPDATE idempotency_records
 				    SET status = 'COMPLETED', locked_until = NULL, response_status = ?,
-				        response_headers = CAST(? AS jsonb), response_body = ?, completed_at = ?, expires_at = ?
+				        response_headers = CAST(? AS jsonb), response_body = ?, completed_at = ?,
+				        expires_at = statement_timestamp() + ? * INTERVAL '1 microsecond'
 				    WHERE client_id = ? AND idempotency_key = ? AND status = 'IN_PROGRESS' AND attempt = ?
 				      AND EXISTS (SELECT 1 FROM %s) RETURNING 1)
 				SELECT EXISTS (SELECT 1 FROM held) AS held, EXISTS (SELECT 1 FROM done) AS done""".formatted(previous))
@@ -571,15 +628,17 @@ class IdempotencyRecords {
 			.toString();
 	}
 
-	/** Fenced release: ends the lease now so the next request may take over at once. */
-	boolean release(Lease lease, Instant now) {
+	/**
+	 * Fenced release: ends the lease now, by the database's clock, so the next request
+	 * may take over at once.
+	 */
+	boolean release(Lease lease) {
 		return this.jdbc.sql("""
 				UPDATE idempotency_records
-				SET locked_until = :now
+				SET locked_until = statement_timestamp()
 				WHERE client_id = :clientId AND idempotency_key = :key
 				  AND status = 'IN_PROGRESS' AND attempt = :attempt
 				""")
-			.param("now", utc(now))
 			.param("clientId", lease.scope().value())
 			.param("key", lease.key().value())
 			.param("attempt", lease.attempt())
@@ -587,27 +646,31 @@ class IdempotencyRecords {
 	}
 
 	/**
-	 * Counts the scope's live records (in progress, or completed and not expired), but
-	 * stops at {@code limit}: the cost is bounded by the cap, not by the scope's size.
+	 * Counts the scope's live records (in progress, or completed and not expired by the
+	 * database's clock), but stops at {@code limit}: the cost is bounded by the cap, not
+	 * by the scope's size.
 	 */
-	long countLive(String scope, Instant now, long limit) {
+	long countLive(String scope, long limit) {
 		return this.jdbc.sql("""
 				SELECT count(*) FROM (
 				    SELECT 1 FROM idempotency_records
-				    WHERE client_id = :scope AND (status = 'IN_PROGRESS' OR expires_at > :now)
+				    WHERE client_id = :scope AND (status = 'IN_PROGRESS' OR expires_at > statement_timestamp())
 				    LIMIT :limit) live
-				""").param("scope", scope).param("now", utc(now)).param("limit", limit).query(Long.class).single();
+				""").param("scope", scope).param("limit", limit).query(Long.class).single();
 	}
 
-	/** When the scope's oldest live completed record expires. */
-	Optional<Instant> oldestExpiry(String scope, Instant now) {
+	/**
+	 * How long, by the database's clock, until the scope's oldest live completed record
+	 * expires.
+	 */
+	Optional<Duration> oldestExpiry(String scope) {
 		return this.jdbc.sql("""
-				SELECT min(expires_at) FROM idempotency_records
-				WHERE client_id = :scope AND status = 'COMPLETED' AND expires_at > :now
+				SELECT CAST(EXTRACT(EPOCH FROM min(expires_at) - statement_timestamp()) * 1000000 AS bigint)
+				FROM idempotency_records
+				WHERE client_id = :scope AND status = 'COMPLETED' AND expires_at > statement_timestamp()
 				""")
 			.param("scope", scope)
-			.param("now", utc(now))
-			.query((rs, row) -> instant(rs.getObject(1, OffsetDateTime.class)))
+			.query((rs, row) -> duration(rs.getObject(1, Long.class)))
 			.optional()
 			.flatMap(Optional::ofNullable);
 	}
@@ -630,14 +693,35 @@ class IdempotencyRecords {
 		return instant.atOffset(ZoneOffset.UTC);
 	}
 
-	private static @Nullable Instant instant(@Nullable OffsetDateTime time) {
-		return (time != null) ? time.toInstant() : null;
+	/** A duration as whole microseconds, the resolution of PostgreSQL's timestamps. */
+	private static long micros(Duration duration) {
+		return duration.toNanos() / 1000;
 	}
 
-	/** One row, as read. */
+	private static @Nullable Duration duration(@Nullable Long micros) {
+		return (micros != null) ? Duration.ofNanos(micros * 1000) : null;
+	}
+
+	/**
+	 * One row, as read. Its times are durations from the moment the database read it, by
+	 * the database's clock: {@code leaseLeft} until the lease ends (zero or negative once
+	 * it has), {@code expiresIn} until the stored response expires.
+	 */
 	record IdempotencyRecord(String operation, RequestFingerprint fingerprint, String status,
-			@Nullable Instant lockedUntil, int attempt, UUID resourceId, @Nullable StoredResponse response,
-			@Nullable Instant expiresAt) {
+			@Nullable Duration leaseLeft, int attempt, UUID resourceId, @Nullable StoredResponse response,
+			@Nullable Duration expiresIn) {
+
+		/** Whether the lease is still running by the database's clock. */
+		boolean leaseLive() {
+			return this.leaseLeft != null && this.leaseLeft.isPositive();
+		}
+
+		/**
+		 * Whether the record is COMPLETED and past its expiry by the database's clock.
+		 */
+		boolean expired() {
+			return completed() && this.expiresIn != null && !this.expiresIn.isPositive();
+		}
 
 		/**
 		 * Whether a request of this operation with this fingerprint is the same request.

@@ -42,7 +42,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * a {@link ClaimGuard#condition}, is claimed with one auto-committed statement that keeps
  * the same guarantees (docs/design.md section 4, "The claim in one statement").</li>
  * <li>Of any number of concurrent claims of one (scope, key), on any number of
- * application instances sharing the database, exactly one acts while its lease runs.</li>
+ * application instances sharing the database, exactly one acts while its lease runs.
+ * Leases, expiries and the stale-lease test are judged by the database's clock
+ * ({@code statement_timestamp()}), never an instance's, so instances need not agree on
+ * the time (docs/design.md section 4, "One clock for leases").</li>
  * <li>A key names one operation per scope: the same key sent to another operation, or
  * with another request fingerprint, is {@link Execution.KeyReused} and nothing
  * executes.</li>
@@ -354,9 +357,12 @@ public class IdempotencyService {
 			return Optional.empty();
 		}
 		Instant now = this.clock.instant();
+		// This instance's own end of the lease: the database starts it when the statement
+		// arrives, after now, so it ends no earlier than this (docs/design.md section 4,
+		// "One clock for leases").
 		Instant lockedUntil = now.plus(this.properties.lease());
 		IdempotencyRecords.ClaimedWith claimed = retryingConflicts(() -> this.records.claimWith(operation, request,
-				resourceId, now, lockedUntil, conditions, insert.get()));
+				resourceId, now, this.properties.lease(), conditions, insert.get()));
 		if (claimed == null) {
 			return Optional.empty();
 		}
@@ -389,7 +395,7 @@ public class IdempotencyService {
 		Instant now = this.clock.instant();
 		Instant lockedUntil = now.plus(this.properties.lease());
 		UUID resourceId = UUID.randomUUID();
-		if (this.records.insertClaim(operation, request, resourceId, now, lockedUntil)) {
+		if (this.records.insertClaim(operation, request, resourceId, now, this.properties.lease())) {
 			return Optional.of(switch (create.create(resourceId)) {
 				case Creation.Created<?, ?> created ->
 					new Claim.Acquired(new Lease(request.scope(), operation, request.key(), resourceId, 1, lockedUntil),
@@ -402,13 +408,15 @@ public class IdempotencyService {
 			return Optional.empty();
 		}
 		var record = existing.get();
-		if (record.completed() && record.expiresAt() != null && !record.expiresAt().isAfter(now)) {
-			this.records.deleteIfExpired(request, now);
+		if (record.expired()) {
+			this.records.deleteIfExpired(request);
 			return Optional.empty();
 		}
-		if (record.completed() && record.response() != null && record.expiresAt() != null) {
+		if (record.completed() && record.response() != null && record.expiresIn() != null) {
+			// The expiry by this instance's clock: the time left by the database's clock,
+			// from now (a little later than the database read it, never earlier).
 			this.completed.remember(request.scope(), request.key(), new CompletedResponses.Completed(record.operation(),
-					record.fingerprint(), record.response(), record.expiresAt(), now));
+					record.fingerprint(), record.response(), now.plus(record.expiresIn()), now));
 		}
 		if (!record.sameRequest(operation, request.fingerprint())) {
 			return Optional.of(new Claim.Mismatch());
@@ -416,10 +424,10 @@ public class IdempotencyService {
 		if (record.completed() && record.response() != null) {
 			return Optional.of(new Claim.Replay(record.response()));
 		}
-		if (record.lockedUntil() != null && record.lockedUntil().isAfter(now)) {
-			return Optional.of(new Claim.InProgress(retryAfter(now, record.lockedUntil())));
+		if (record.leaseLive() && record.leaseLeft() != null) {
+			return Optional.of(new Claim.InProgress(retryAfter(record.leaseLeft())));
 		}
-		if (this.records.takeOver(request, record.attempt(), now, lockedUntil)) {
+		if (this.records.takeOver(request, record.attempt(), this.properties.lease())) {
 			log.info("Took over expired lease: scope={} operation={} resource={} attempt={}", request.scope(),
 					operation, record.resourceId(), record.attempt() + 1);
 			return Optional.of(new Claim.Acquired(new Lease(request.scope(), operation, request.key(),
@@ -505,8 +513,7 @@ public class IdempotencyService {
 
 	private IdempotencyRecords.Completion completeWith(Lease lease, StoredResponse response,
 			List<ResourceWrite> writes) {
-		Instant now = this.clock.instant();
-		return this.records.completeWith(lease, response, now, now.plus(this.properties.retention()), writes);
+		return this.records.completeWith(lease, response, this.clock.instant(), this.properties.retention(), writes);
 	}
 
 	/** The plain completion: lock the record, then finish, then store. */
@@ -518,8 +525,7 @@ public class IdempotencyService {
 				return Optional.<StoredResponse>empty();
 			}
 			StoredResponse response = finish.finish(lease.resourceId());
-			Instant now = this.clock.instant();
-			if (this.records.complete(lease, response, now, now.plus(this.properties.retention()))) {
+			if (this.records.complete(lease, response, this.clock.instant(), this.properties.retention())) {
 				return Optional.of(response);
 			}
 			status.setRollbackOnly();
@@ -558,7 +564,7 @@ public class IdempotencyService {
 					return false;
 				}
 				prepare.prepare(lease.resourceId());
-				return this.records.release(lease, this.clock.instant());
+				return this.records.release(lease);
 			});
 		}
 		catch (TransientDatabaseConflict ex) {
@@ -577,15 +583,16 @@ public class IdempotencyService {
 
 	/**
 	 * Takes over one operation's records whose lease ended more than {@code staleAfter}
-	 * ago, for the reconciler (docs/design.md section 4, step 5). Each returned lease is
-	 * held like a fresh takeover: the caller must complete or release it. Safe to run on
-	 * several instances at once: a record is taken by one of them.
+	 * ago by the database's clock, for the reconciler (docs/design.md section 4, step 5).
+	 * Each returned lease is held like a fresh takeover: the caller must complete or
+	 * release it. Safe to run on several instances at once: a record is taken by one of
+	 * them.
 	 * @return the leases taken over, attempt numbers already incremented
 	 */
 	List<Lease> takeOverStale(String operation, Duration staleAfter, int limit) {
-		Instant now = this.clock.instant();
-		List<Lease> leases = inTransaction((status) -> this.records.takeOverStale(operation, now.minus(staleAfter),
-				now.plus(this.properties.lease()), limit));
+		Instant lockedUntil = this.clock.instant().plus(this.properties.lease());
+		List<Lease> leases = inTransaction((status) -> this.records.takeOverStale(operation, staleAfter,
+				this.properties.lease(), lockedUntil, limit));
 		return (leases != null) ? leases : List.of();
 	}
 
@@ -610,9 +617,9 @@ public class IdempotencyService {
 	 */
 	public Optional<StoredResponse> completeResource(String operation, IdempotencyScope scope, UUID resourceId,
 			FinishStep finish) {
-		Instant now = this.clock.instant();
+		Instant lockedUntil = this.clock.instant().plus(this.properties.lease());
 		Optional<Lease> lease = inTransaction((status) -> this.records.takeOverResource(operationName(operation), scope,
-				resourceId, now, now.plus(this.properties.lease())));
+				resourceId, this.properties.lease(), lockedUntil));
 		if (lease == null || lease.isEmpty()) {
 			return Optional.empty();
 		}
@@ -626,24 +633,22 @@ public class IdempotencyService {
 	}
 
 	/**
-	 * Counts IN_PROGRESS records whose lease has ended: work a crash or an unknown
-	 * outcome left for a retry or the reconciler.
+	 * Counts IN_PROGRESS records whose lease has ended by the database's clock: work a
+	 * crash or an unknown outcome left for a retry or the reconciler.
 	 * @return the number of records past their lease now
 	 */
 	public long countExpiredLeases() {
-		return this.records.countExpiredLeases(this.clock.instant());
+		return this.records.countExpiredLeases();
 	}
 
 	/**
-	 * How long ago the longest-ended lease of an IN_PROGRESS record ended.
+	 * How long ago, by the database's clock, the longest-ended lease of an IN_PROGRESS
+	 * record ended.
 	 * @return seconds since that lease ended, or 0 if no IN_PROGRESS record is past its
 	 * lease
 	 */
 	public double oldestExpiredLeaseSeconds() {
-		Instant now = this.clock.instant();
-		return this.records.oldestExpiredLease(now)
-			.map((lockedUntil) -> Duration.between(lockedUntil, now).toMillis() / 1000.0)
-			.orElse(0.0);
+		return this.records.oldestExpiredLease().map((ago) -> ago.toMillis() / 1000.0).orElse(0.0);
 	}
 
 	/**
@@ -721,8 +726,7 @@ public class IdempotencyService {
 
 	}
 
-	private Duration retryAfter(Instant now, Instant lockedUntil) {
-		Duration remaining = Duration.between(now, lockedUntil);
+	private Duration retryAfter(Duration remaining) {
 		return (remaining.compareTo(this.properties.retryAfter()) < 0) ? remaining : this.properties.retryAfter();
 	}
 

@@ -14,7 +14,10 @@ import java.util.UUID;
  * @param resourceId the id of what the operation creates (for payments, the payment id);
  * the same on every attempt
  * @param attempt the attempt number, 1 for the first claim and one more for each takeover
- * @param lockedUntil when the lease ends (UTC)
+ * @param lockedUntil when the lease ends by this instance's clock (UTC): its reading
+ * before the claim or takeover was sent, plus the lease. The lease that fences other
+ * instances is the database's, which starts when the statement arrives and so ends no
+ * earlier (docs/design.md section 4, "One clock for leases")
  */
 public record Lease(IdempotencyScope scope, String operation, IdempotencyKey key, UUID resourceId, int attempt,
 		Instant lockedUntil) {

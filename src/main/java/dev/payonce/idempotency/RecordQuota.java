@@ -54,19 +54,24 @@ public class RecordQuota {
 		if (max == 0) {
 			return Optional.empty();
 		}
-		Instant now = this.clock.instant();
-		Usage current = this.usage.get(scope, (s) -> count(s, now, max));
+		Usage current = this.usage.get(scope, (s) -> count(s, max));
 		if (current.live() < max || this.records.exists(scope, key)) {
 			return Optional.empty();
 		}
 		Instant oldest = current.oldestExpiry();
-		Duration wait = (oldest != null) ? Duration.between(now, oldest) : this.properties.checkInterval();
+		Duration wait = (oldest != null) ? Duration.between(this.clock.instant(), oldest)
+				: this.properties.checkInterval();
 		return Optional.of(wait.isNegative() ? Duration.ZERO : wait);
 	}
 
-	private Usage count(String scope, Instant now, long max) {
-		long live = this.records.countLive(scope, now, max);
-		return new Usage(live, (live < max) ? null : this.records.oldestExpiry(scope, now).orElse(null));
+	private Usage count(String scope, long max) {
+		long live = this.records.countLive(scope, max);
+		if (live < max) {
+			return new Usage(live, null);
+		}
+		// The expiry by this instance's clock: the time left by the database's clock.
+		Instant now = this.clock.instant();
+		return new Usage(live, this.records.oldestExpiry(scope).map(now::plus).orElse(null));
 	}
 
 	/**

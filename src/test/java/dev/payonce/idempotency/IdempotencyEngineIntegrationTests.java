@@ -1,6 +1,5 @@
 package dev.payonce.idempotency;
 
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -199,7 +198,7 @@ class IdempotencyEngineIntegrationTests {
 		Claim first = this.engine.claim("engine_test", request, this::createResource);
 		assertThat(first).isInstanceOf(Claim.Acquired.class);
 		UUID resourceId = ((Claim.Acquired) first).lease().resourceId();
-		this.clock.advance(this.engine.lease().plusSeconds(1));
+		this.clock.advance(this.engine.lease().plusSeconds(1), this.jdbc);
 		Claim second = this.engine.claim("engine_test", request, this::createResource);
 		assertThat(second).isInstanceOfSatisfying(Claim.Acquired.class,
 				(acquired) -> assertThat(acquired.takeover()).isTrue());
@@ -335,7 +334,7 @@ class IdempotencyEngineIntegrationTests {
 		try {
 			Future<Execution<String>> stale = first.submit(() -> this.engine.execute(operation, request));
 			assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-			this.clock.advance(this.engine.lease().plusSeconds(1));
+			this.clock.advance(this.engine.lease().plusSeconds(1), this.jdbc);
 
 			Execution<String> takeover = this.engine.execute(operation, request);
 			mayLeave.countDown();
@@ -363,7 +362,7 @@ class IdempotencyEngineIntegrationTests {
 	void aPaymentReconcilerNeverTakesARefundsStaleRecord() {
 		TestOperation refund = new TestOperation("engine_refund", this.jdbc).releasingWhen((act) -> true);
 		this.engine.execute(refund, request("stale-refund", "a"));
-		this.clock.advance(Duration.ofHours(1));
+		this.clock.advance(Duration.ofHours(1), this.jdbc);
 		ReconciliationStep payments = this.steps.stream()
 			.filter((step) -> step.operation().equals("payment"))
 			.findFirst()
@@ -452,7 +451,7 @@ class IdempotencyEngineIntegrationTests {
 		TestOperation operation = new TestOperation("engine_reattempt", this.jdbc).releasingWhen((act) -> act == 1);
 		ClaimRequest request = request("reattempt", "a");
 		UUID resourceId = ((Execution.Released<String>) this.engine.execute(operation, request)).resourceId();
-		this.clock.advance(Duration.ofMinutes(1));
+		this.clock.advance(Duration.ofMinutes(1), this.jdbc);
 		ReconciliationStep step = new ReconciliationStep() {
 			@Override
 			public String operation() {
@@ -503,10 +502,10 @@ class IdempotencyEngineIntegrationTests {
 			}
 		};
 
-		this.clock.advance(Duration.ofMinutes(1));
+		this.clock.advance(Duration.ofMinutes(1), this.jdbc);
 		this.reconciler.reconcile(step);
 		int attemptPastStaleAfter = attempt("settling");
-		this.clock.advance(Duration.ofMinutes(10));
+		this.clock.advance(Duration.ofMinutes(10), this.jdbc);
 		this.reconciler.reconcile(step);
 
 		assertThat(attemptPastStaleAfter).as("past stale-after (30 s) but not the settle time").isEqualTo(1);
@@ -519,7 +518,7 @@ class IdempotencyEngineIntegrationTests {
 		String name = "stop_" + UUID.randomUUID().toString().substring(0, 8).replaceAll("[0-9-]", "x");
 		TestOperation operation = new TestOperation(name, this.jdbc).releasingWhen((act) -> true);
 		List.of("stop-a", "stop-b", "stop-c").forEach((key) -> this.engine.execute(operation, request(key, "a")));
-		this.clock.advance(Duration.ofHours(1));
+		this.clock.advance(Duration.ofHours(1), this.jdbc);
 		AtomicInteger settled = new AtomicInteger();
 		ReconciliationStep step = new ReconciliationStep() {
 			@Override
@@ -543,8 +542,8 @@ class IdempotencyEngineIntegrationTests {
 		assertThat(this.jdbc
 			.sql("""
 					SELECT count(*) FROM idempotency_records
-					WHERE client_id = ? AND operation = ? AND status = 'IN_PROGRESS' AND attempt = 2 AND locked_until <= ?""")
-			.params(this.scope.value(), name, Timestamp.from(this.clock.instant()))
+					WHERE client_id = ? AND operation = ? AND status = 'IN_PROGRESS' AND attempt = 2 AND locked_until <= now()""")
+			.params(this.scope.value(), name)
 			.query(Long.class)
 			.single()).isEqualTo(2);
 		this.jdbc.sql("DELETE FROM idempotency_records WHERE operation = ?").param(name).update();
@@ -564,7 +563,7 @@ class IdempotencyEngineIntegrationTests {
 	void oldestExpiredLeaseGaugeMeasuresHowLongAgoTheLeaseEnded() {
 		TestOperation operation = new TestOperation("engine_test", this.jdbc).releasingWhen((act) -> true);
 		this.engine.execute(operation, request("gauge", "a"));
-		this.clock.advance(Duration.ofMinutes(2));
+		this.clock.advance(Duration.ofMinutes(2), this.jdbc);
 
 		double oldest = this.meters.get("payonce.idempotency.leases.expired.oldest").gauge().value();
 

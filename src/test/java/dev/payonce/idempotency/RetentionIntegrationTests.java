@@ -1,8 +1,6 @@
 package dev.payonce.idempotency;
 
-import java.sql.Timestamp;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -77,7 +75,7 @@ class RetentionIntegrationTests {
 	void deletesExpiredCompletedRecordsAndKeepsLiveAndInProgressOnes() {
 		String run = UUID.randomUUID().toString();
 		Reply expiring = this.api.pay("old-" + run, body("order-old-" + run, 100));
-		this.clock.advance(Duration.ofMinutes(90));
+		this.clock.advance(Duration.ofMinutes(90), this.jdbc);
 		Reply live = this.api.pay("new-" + run, body("order-new-" + run, 200));
 		ClaimRequest inProgress = new ClaimRequest(new IdempotencyScope("retention-" + run.substring(0, 8)),
 				new IdempotencyKey("held-" + run), RequestFingerprint.of("POST", "/test", Map.of()));
@@ -102,7 +100,7 @@ class RetentionIntegrationTests {
 	void expiredKeyStartsANewPayment() {
 		String key = "reuse-" + UUID.randomUUID();
 		Reply first = this.api.pay(key, body("order-a-" + key, 300));
-		this.clock.advance(Duration.ofMinutes(61));
+		this.clock.advance(Duration.ofMinutes(61), this.jdbc);
 
 		Reply sameBody = this.api.pay(key, body("order-a-" + key, 300));
 		Reply replay = this.api.pay(key, body("order-a-" + key, 300));
@@ -119,15 +117,10 @@ class RetentionIntegrationTests {
 	@Test
 	void twoConcurrentCleanupsDeleteEachExpiredRecordOnce() throws Exception {
 		String client = "retention-" + UUID.randomUUID().toString().substring(0, 8);
-		// Expired for this context's clock, still live for every other context's real
-		// clock.
-		Instant expiresAt = this.clock.instant().minus(Duration.ofMinutes(1));
-		this.clock.advance(Duration.ofHours(3));
 		int rows = 1_000;
-		insertExpired(client, expiresAt, rows);
+		insertExpired(client, rows);
 		long expiredBefore = this.jdbc.sql("""
-				SELECT count(*) FROM idempotency_records WHERE status = 'COMPLETED' AND expires_at <= ?""")
-			.param(Timestamp.from(this.clock.instant()))
+				SELECT count(*) FROM idempotency_records WHERE status = 'COMPLETED' AND expires_at <= now()""")
 			.query(Long.class)
 			.single();
 		CountDownLatch go = new CountDownLatch(1);
@@ -159,9 +152,7 @@ class RetentionIntegrationTests {
 	@Test
 	void aRunAskedToStopFinishesItsBatchAndStartsNoOther(CapturedOutput output) {
 		String client = "retention-stop-" + UUID.randomUUID().toString().substring(0, 8);
-		Instant expiresAt = this.clock.instant().minus(Duration.ofMinutes(1));
-		this.clock.advance(Duration.ofHours(3));
-		insertExpired(client, expiresAt, 200);
+		insertExpired(client, 200);
 		AtomicInteger asked = new AtomicInteger();
 
 		long deleted = this.cleanup.deleteExpired(() -> asked.getAndIncrement() > 0);
@@ -180,7 +171,7 @@ class RetentionIntegrationTests {
 	void overdueGaugeMeasuresTheOldestExpiredRecordUntilRetentionDeletesIt() {
 		String run = UUID.randomUUID().toString();
 		Reply paid = this.api.pay("overdue-" + run, body("order-overdue-" + run, 500));
-		this.clock.advance(Duration.ofMinutes(70));
+		this.clock.advance(Duration.ofMinutes(70), this.jdbc);
 
 		double overdue = overdueGauge();
 		this.cleanup.deleteExpired();
@@ -195,17 +186,19 @@ class RetentionIntegrationTests {
 		return this.meters.get("payonce.idempotency.cleanup.overdue").gauge().value();
 	}
 
-	private void insertExpired(String client, Instant expiresAt, int rows) {
+	/**
+	 * Inserts completed records that expired a minute ago by the database's clock, the
+	 * one retention reads (docs/design.md section 4, "One clock for leases").
+	 */
+	private void insertExpired(String client, int rows) {
 		this.jdbc
 			.sql("""
 					INSERT INTO idempotency_records (client_id, idempotency_key, operation, request_fingerprint, status, attempt,
 					    resource_id, response_status, response_headers, response_body, created_at, completed_at, expires_at)
-					SELECT ?, 'k-' || n, 'payment', repeat('0', 64), 'COMPLETED', 1, gen_random_uuid(), 201, '{}', '{}', ?, ?, ?
+					SELECT ?, 'k-' || n, 'payment', repeat('0', 64), 'COMPLETED', 1, gen_random_uuid(), 201, '{}', '{}',
+					       now() - INTERVAL '1 minute', now() - INTERVAL '1 minute', now() - INTERVAL '1 minute'
 					FROM generate_series(1, ?) AS n""")
 			.param(client)
-			.param(Timestamp.from(expiresAt))
-			.param(Timestamp.from(expiresAt))
-			.param(Timestamp.from(expiresAt))
 			.param(rows)
 			.update();
 	}

@@ -421,7 +421,7 @@ class StripePaymentIntegrationTests {
 		String paymentId = first.field("paymentId");
 		int createCalls = stripe.createKeys().size();
 
-		this.clock.advance(Duration.ofMinutes(16));
+		this.clock.advance(Duration.ofMinutes(16), this.jdbc);
 		Reply late = order.pay();
 		reconcileUntil(paymentId, () -> "FAILED".equals(status(paymentId)));
 		Reply settled = order.pay();

@@ -74,7 +74,7 @@ class LeaseIntegrationTests {
 			double takeovers = new MeterReadings(this.meters).claims("takeover");
 			Future<Reply> slow = slowClient.submit(() -> this.api.pay(key, body));
 			await().atMost(Duration.ofSeconds(10)).until(() -> ledgerRows(key) == 1);
-			this.clock.advance(Duration.ofSeconds(7));
+			this.clock.advance(Duration.ofSeconds(7), this.jdbc);
 
 			Reply takeover = this.api.pay(key, body);
 			Reply stale = slow.get(10, TimeUnit.SECONDS);

@@ -55,7 +55,7 @@ class RefundReconciliationIntegrationTests {
 		Reply unknown = api.refund(paymentId, key, "{\"amount\":900}");
 		long reservedWhileUnknown = inFlight(paymentId);
 		Reply refusedMeanwhile = api.refund(paymentId, "meanwhile-" + UUID.randomUUID(), "{\"amount\":1}");
-		this.clock.advance(Duration.ofMinutes(16));
+		this.clock.advance(Duration.ofMinutes(16), this.jdbc);
 		IdempotencyReconciler.Report report = this.reconciler.reconcile();
 		Reply replay = api.refund(paymentId, key, "{\"amount\":900}");
 		Reply afterwards = api.refund(paymentId, "afterwards-" + UUID.randomUUID(), "{\"amount\":900}");
