@@ -120,7 +120,7 @@ class OperationsMetricsIntegrationTests {
 
 		assertThat(finished).isTrue();
 		assertThat(check.exitValue()).as(output).isZero();
-		assertThat(output).contains("SUCCESS: 9 rules found").doesNotContain("FAILED");
+		assertThat(output).contains("SUCCESS: 10 rules found").doesNotContain("FAILED");
 	}
 
 	/** Names of the samples a scrape holds, after one payment and one 404. */

@@ -134,7 +134,11 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 
 	private final List<String> retrievedIntents = new ArrayList<>();
 
-	private final AtomicLong ids = new AtomicLong();
+	/**
+	 * Ids unique across every model in the test JVM, as Stripe's are: the test classes
+	 * share one database, so two models must never hand out the same {@code pi_} id.
+	 */
+	private static final AtomicLong IDS = new AtomicLong();
 
 	private final Duration searchLag;
 
@@ -231,8 +235,8 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 			throw new IllegalStateException("Stripe refuses a refund of " + amount + ": only "
 					+ (intent.amount() - refunded) + " is left of " + intentId);
 		}
-		RefundEntry refund = new RefundEntry("re_" + Long.toString(1_000_000 + this.ids.incrementAndGet(), 36),
-				intentId, null, amount, intent.currency(), "requested_by_customer", Instant.now());
+		RefundEntry refund = new RefundEntry("re_" + Long.toString(1_000_000 + IDS.incrementAndGet(), 36), intentId,
+				null, amount, intent.currency(), "requested_by_customer", Instant.now());
 		this.refunds.add(refund);
 		return refund;
 	}
@@ -429,7 +433,7 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 		};
 		String status = (declineCode != null) ? "requires_payment_method"
 				: (fault == StripeFault.PROCESSING) ? "processing" : "succeeded";
-		Intent intent = new Intent("pi_" + Long.toString(1_000_000 + this.ids.incrementAndGet(), 36),
+		Intent intent = new Intent("pi_" + Long.toString(1_000_000 + IDS.incrementAndGet(), 36),
 				params.get("metadata[payonce_payment_id]"), Long.parseLong(params.get("amount")),
 				params.get("currency"), status, declineCode, Instant.now());
 		synchronized (this) {
@@ -476,7 +480,7 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 			if (fault == StripeFault.SERVER_ERROR_SAVED) {
 				return new SavedRequest(params, 500, apiError(), false);
 			}
-			refund = new RefundEntry("re_" + Long.toString(1_000_000 + this.ids.incrementAndGet(), 36), intentId,
+			refund = new RefundEntry("re_" + Long.toString(1_000_000 + IDS.incrementAndGet(), 36), intentId,
 					params.get("metadata[payonce_refund_id]"), amount, intent.get().currency(), params.get("reason"),
 					Instant.now());
 			this.refunds.add(refund);
