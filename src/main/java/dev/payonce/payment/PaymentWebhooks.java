@@ -198,7 +198,7 @@ public class PaymentWebhooks {
 		/** What the act step did, for the delivery that completes the record. */
 		private WebhookEffect effect = new WebhookEffect.Duplicate();
 
-		/** What to count once the completion committed. */
+		/** What to log and count once the completion committed. */
 		private Runnable onCommit = () -> {
 		};
 
@@ -305,11 +305,13 @@ public class PaymentWebhooks {
 				boolean marked = recorded
 						&& PaymentWebhooks.this.providerRefunds.markSucceededAfterDecline(payment.id(), now());
 				if (marked) {
-					log.warn(
-							"Webhook event {} ({}): the provider charged payment {}, which Payonce answered DECLINED; "
-									+ "marked for an operator (succeeded_after_decline_at)",
-							event.eventId(), event.eventType(), payment.id());
-					this.onCommit = PaymentWebhooks.this.metrics::paymentSucceededAfterDecline;
+					this.onCommit = () -> {
+						log.warn(
+								"Webhook event {} ({}): the provider charged payment {}, which Payonce answered "
+										+ "DECLINED; marked for an operator (succeeded_after_decline_at)",
+								event.eventId(), event.eventType(), payment.id());
+						PaymentWebhooks.this.metrics.paymentSucceededAfterDecline();
+					};
 				}
 				this.effect = !recorded ? new WebhookEffect.Duplicate()
 						: marked ? new WebhookEffect.Applied() : new WebhookEffect.Ignored("already marked");
@@ -391,11 +393,13 @@ public class PaymentWebhooks {
 				boolean reversed = recorded && PaymentWebhooks.this.providerRefunds.reverseSucceededRefund(refund.id(),
 						declined.declineCode(), now());
 				if (reversed) {
-					log.warn(
-							"Webhook event {} ({}): the provider reports refund {} of payment {} failed after it "
-									+ "succeeded; it is DECLINED and its amount refundable again",
-							event.eventId(), event.eventType(), refund.id(), refund.paymentId());
-					this.onCommit = () -> PaymentWebhooks.this.metrics.refundFailedAfterSuccess();
+					this.onCommit = () -> {
+						log.warn(
+								"Webhook event {} ({}): the provider reports refund {} of payment {} failed after "
+										+ "it succeeded; it is DECLINED and its amount refundable again",
+								event.eventId(), event.eventType(), refund.id(), refund.paymentId());
+						PaymentWebhooks.this.metrics.refundFailedAfterSuccess();
+					};
 				}
 				this.effect = !recorded ? new WebhookEffect.Duplicate()
 						: reversed ? new WebhookEffect.Applied() : new WebhookEffect.Ignored("refund already DECLINED");

@@ -2,9 +2,13 @@ package dev.payonce.payment;
 
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -20,6 +24,8 @@ import org.springframework.stereotype.Repository;
  */
 @Repository
 class ProviderRefunds {
+
+	private static final Logger log = LoggerFactory.getLogger(ProviderRefunds.class);
 
 	private final JdbcClient jdbc;
 
@@ -188,15 +194,21 @@ class ProviderRefunds {
 	}
 
 	/**
-	 * The payment a provider reference names: the payment whose charge it is.
-	 * @return the payment's id, or empty if no payment has this reference
+	 * The payment a provider reference names: the payment whose charge it is. A provider
+	 * reference names one charge (Stripe's ids are unique); should two payments carry the
+	 * same one, neither is chosen: a refund is never attributed by a guess.
+	 * @return the payment's id, or empty if not exactly one payment has this reference
 	 */
 	Optional<PaymentId> paymentOf(String paymentReference) {
-		return this.jdbc.sql("SELECT id FROM payments WHERE provider_reference = :reference")
+		List<UUID> found = this.jdbc.sql("SELECT id FROM payments WHERE provider_reference = :reference LIMIT 2")
 			.param("reference", paymentReference)
 			.query(UUID.class)
-			.optional()
-			.map(PaymentId::new);
+			.list();
+		if (found.size() > 1) {
+			log.warn("More than one payment carries the provider reference of a refunded charge; its refunds are "
+					+ "not attributed");
+		}
+		return (found.size() == 1) ? Optional.of(new PaymentId(found.get(0))) : Optional.empty();
 	}
 
 	private record Recorded(WebhookEvent.ProviderRefundStatus status, long amount) {

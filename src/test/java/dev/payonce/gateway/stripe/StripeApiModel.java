@@ -172,7 +172,11 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 
 	private final List<String> retrievedIntents = new ArrayList<>();
 
-	private final AtomicLong ids = new AtomicLong();
+	/**
+	 * Ids unique across every model in the test JVM, as Stripe's are: the test classes
+	 * share one database, so two models must never hand out the same {@code pi_} id.
+	 */
+	private static final AtomicLong IDS = new AtomicLong();
 
 	private volatile Duration searchLag;
 
@@ -277,8 +281,8 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 			throw new IllegalStateException("Stripe refuses a refund of " + amount + ": only "
 					+ (intent.amount() - refunded) + " is left of " + intentId);
 		}
-		RefundEntry refund = new RefundEntry("re_" + Long.toString(1_000_000 + this.ids.incrementAndGet(), 36),
-				intentId, null, amount, intent.currency(), "requested_by_customer", this.clock.instant());
+		RefundEntry refund = new RefundEntry("re_" + Long.toString(1_000_000 + IDS.incrementAndGet(), 36), intentId,
+				null, amount, intent.currency(), "requested_by_customer", this.clock.instant());
 		this.refunds.add(refund);
 		return refund;
 	}
@@ -412,7 +416,7 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	 * key would have.
 	 */
 	synchronized void createRefundFor(String intentId, String refundId, long amount) {
-		this.refunds.add(new RefundEntry("re_" + Long.toString(1_000_000 + this.ids.incrementAndGet(), 36), intentId,
+		this.refunds.add(new RefundEntry("re_" + Long.toString(1_000_000 + IDS.incrementAndGet(), 36), intentId,
 				refundId, amount, "eur", null, this.clock.instant()));
 	}
 
@@ -424,7 +428,7 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	}
 
 	private String nextIntentId() {
-		return "pi_" + Long.toString(1_000_000 + this.ids.incrementAndGet(), 36);
+		return "pi_" + Long.toString(1_000_000 + IDS.incrementAndGet(), 36);
 	}
 
 	@Override
@@ -623,7 +627,7 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 			if (fault == StripeFault.SERVER_ERROR_SAVED) {
 				return new SavedRequest(params, 500, apiError(), false);
 			}
-			refund = new RefundEntry("re_" + Long.toString(1_000_000 + this.ids.incrementAndGet(), 36), intentId,
+			refund = new RefundEntry("re_" + Long.toString(1_000_000 + IDS.incrementAndGet(), 36), intentId,
 					params.get("metadata[payonce_refund_id]"), amount, intent.get().currency(), params.get("reason"),
 					this.clock.instant());
 			this.refunds.add(refund);
