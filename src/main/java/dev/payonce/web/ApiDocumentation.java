@@ -127,6 +127,7 @@ public class ApiDocumentation {
 						Problems.forStatus(503))
 					.addHeaderObject("Retry-After", retryAfter());
 				responses.values().forEach(ApiDocumentation::problemSchema);
+				responses.values().forEach((response) -> response.addHeaderObject(RequestIds.HEADER, requestId()));
 				sortResponses(operation);
 			}));
 			// Springdoc keeps only the schemas it resolved itself: add these two here.
@@ -145,6 +146,18 @@ public class ApiDocumentation {
 		return new Header().description("Seconds to wait before retrying with the same Idempotency-Key")
 			.required(true)
 			.schema(new IntegerSchema().minimum(java.math.BigDecimal.ONE));
+	}
+
+	/**
+	 * The {@code Request-Id} header of every answer (docs/design.md section 2,
+	 * "Request-Id").
+	 */
+	private static Header requestId() {
+		return new Header()
+			.description("Payonce's id of this request (a replay gets its own); quote it to support. "
+					+ "A Request-Id the client sends is ignored.")
+			.required(true)
+			.schema(new StringSchema().pattern(RequestIds.SHAPE.pattern()).example("req_3hM0cJb5Qd2lV9xTzK7wAa"));
 	}
 
 	private static ApiResponse add(ApiResponses responses, String status, String description, ProblemDetail problem) {
@@ -191,6 +204,10 @@ public class ApiDocumentation {
 						.description("The HTTP status"))
 			.addProperty("detail", new StringSchema().description("This occurrence, for a person"))
 			.addProperty("instance", new StringSchema().format("uri-reference").description("The request path"))
+			.addProperty(RequestIds.KEY,
+					new StringSchema().pattern(RequestIds.SHAPE.pattern())
+						.description("The request that produced this problem: the Request-Id of this answer, or of "
+								+ "the original request when a stored problem is replayed"))
 			.addProperty("paymentId", new StringSchema().format("uuid")
 				.description("The payment concerned (payment-declined, payment-failed, "
 						+ "payment-provider-unavailable, payment-outcome-unknown, refund-declined, refund-failed)"))

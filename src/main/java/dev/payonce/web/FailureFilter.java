@@ -17,8 +17,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
 /**
  * Answers what fails in front of Spring MVC, where its advice cannot see: a database
  * failure in a filter (the API-key lookup of authentication) becomes
- * {@code 503 service-unavailable} with {@code Retry-After}, and a client that hangs up is
- * dropped quietly. Anything else passes on to Tomcat's error handling as a bug.
+ * {@code 503 service-unavailable} with {@code Retry-After}, parameters Tomcat cannot
+ * parse are {@code 400 invalid-request}, and a client that hangs up is dropped quietly.
+ * Anything else passes on to Tomcat's error handling as a bug.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 1)
@@ -36,6 +37,11 @@ class FailureFilter extends OncePerRequestFilter {
 			if (Failures.isDatabaseFailure(ex)) {
 				Failures.logDatabaseFailure(log, ex);
 				Problems.writeDatabaseUnavailable(request, response);
+				return;
+			}
+			if (Failures.isMalformedParameters(ex)) {
+				log.debug("Malformed request parameters: answered 400");
+				Problems.write(request, response, QueryStringFilter.malformed());
 				return;
 			}
 			if (Failures.isClientGone(ex)) {

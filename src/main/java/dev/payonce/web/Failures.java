@@ -2,6 +2,7 @@ package dev.payonce.web;
 
 import java.net.SocketTimeoutException;
 
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 
 import org.springframework.core.NestedExceptionUtils;
@@ -31,6 +32,20 @@ final class Failures {
 	static boolean isTimeout(Throwable ex) {
 		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
 			if (cause instanceof SocketTimeoutException) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Tomcat could not parse the request's parameters (a query string or form body with a
+	 * broken escape or charset): the client's fault, answered {@code 400}. Tomcat's
+	 * message quotes the parameter, so it is never logged.
+	 */
+	static boolean isMalformedParameters(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause instanceof InvalidParameterException) {
 				return true;
 			}
 		}

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import jakarta.servlet.http.HttpServletResponse;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,6 +62,18 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 	ResponseEntity<Object> rejected(RequestRejectedException ex, WebRequest request) {
 		log.debug("Request rejected by the firewall: {}", ex.getClass().getSimpleName());
 		return handleExceptionInternal(ex, Problems.rejectedRequest(), new HttpHeaders(), HttpStatus.BAD_REQUEST,
+				request);
+	}
+
+	/**
+	 * Tomcat could not parse the parameters (a query string that passed
+	 * {@link QueryStringFilter} cannot fail; a form body can): {@code 400}, and its
+	 * message, which quotes the parameter, is never logged or shown.
+	 */
+	@ExceptionHandler(InvalidParameterException.class)
+	ResponseEntity<Object> malformedParameters(InvalidParameterException ex, WebRequest request) {
+		log.debug("Malformed request parameters: answered 400");
+		return handleExceptionInternal(ex, QueryStringFilter.malformed(), new HttpHeaders(), HttpStatus.BAD_REQUEST,
 				request);
 	}
 
@@ -171,6 +184,7 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 			problem.setTitle(standard.getTitle());
 			problem.setDetail(standard.getDetail());
 		}
+		Problems.identified(problem);
 		// A problem is always application/problem+json: preset, so that an Accept header
 		// that names something else cannot leave the error without a body.
 		HttpHeaders problemHeaders = new HttpHeaders();

@@ -1,19 +1,12 @@
 package dev.payonce.web;
 
-import java.util.LinkedHashSet;
-import java.util.Set;
-
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.webmvc.error.ErrorController;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpMethod;
-import org.springframework.http.server.PathContainer;
-import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -26,17 +19,17 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code 503 service-unavailable}. A client's own request for {@code /error} is a route
  * like any unknown one: {@code 404}. Tomcat refuses {@code TRACE} itself with an
  * {@code Allow} header naming every method of the servlet; here it names the methods the
- * path really has, as for any other method it does not support.
+ * path really has, in the one form of {@link AllowedMethods}.
  */
 // Not an operation of the API: the container forwards failed requests here.
 @Hidden
 @RestController
 class ProblemErrorController implements ErrorController {
 
-	private final ObjectProvider<RequestMappingInfoHandlerMapping> mappings;
+	private final AllowedMethods allowedMethods;
 
-	ProblemErrorController(ObjectProvider<RequestMappingInfoHandlerMapping> mappings) {
-		this.mappings = mappings;
+	ProblemErrorController(AllowedMethods allowedMethods) {
+		this.allowedMethods = allowedMethods;
 	}
 
 	@RequestMapping("${server.error.path:/error}")
@@ -49,11 +42,11 @@ class ProblemErrorController implements ErrorController {
 		Object exception = request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
 		HttpHeaders headers = new HttpHeaders();
 		if (status == 405 && request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI) instanceof String path) {
-			Set<HttpMethod> allowed = allowedMethods(path);
+			String allowed = this.allowedMethods.header(path);
 			if (allowed.isEmpty()) {
 				return problem(404, headers, path);
 			}
-			headers.setAllow(allowed);
+			headers.set(HttpHeaders.ALLOW, allowed);
 		}
 		if (exception instanceof Throwable failure && Failures.isDatabaseFailure(failure)) {
 			status = 503;
@@ -70,31 +63,6 @@ class ProblemErrorController implements ErrorController {
 			.headers(headers)
 			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
 			.body(Problems.json(Problems.at(Problems.forStatus(status), path)));
-	}
-
-	/**
-	 * The methods the handler mappings serve at this path, as Spring MVC's own
-	 * {@code 405} names them: with {@code HEAD} for {@code GET}, and {@code OPTIONS}.
-	 */
-	private Set<HttpMethod> allowedMethods(String path) {
-		PathContainer container = PathContainer.parsePath(path);
-		Set<HttpMethod> allowed = new LinkedHashSet<>();
-		this.mappings.orderedStream()
-			.flatMap((mapping) -> mapping.getHandlerMethods().keySet().stream())
-			.filter((info) -> info.getPathPatternsCondition() != null && info.getPathPatternsCondition()
-				.getPatterns()
-				.stream()
-				.anyMatch((pattern) -> pattern.matches(container)))
-			.forEach((info) -> info.getMethodsCondition()
-				.getMethods()
-				.forEach((method) -> allowed.add(HttpMethod.valueOf(method.name()))));
-		if (allowed.contains(HttpMethod.GET)) {
-			allowed.add(HttpMethod.HEAD);
-		}
-		if (!allowed.isEmpty()) {
-			allowed.add(HttpMethod.OPTIONS);
-		}
-		return allowed;
 	}
 
 }

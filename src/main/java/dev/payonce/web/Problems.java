@@ -27,6 +27,13 @@ import org.springframework.http.ProblemDetail;
  * <p>
  * A problem's {@code detail} is written for the client: it never carries an exception
  * message, a header value, a key or a body.
+ *
+ * <p>
+ * Every problem written for a request names that request: a {@code requestId} member
+ * ({@link RequestIds}) is added where a problem becomes a body ({@link #json},
+ * {@link #write}, {@link #identified}). A stored problem (a {@code 402} replayed) keeps
+ * the id of the request that completed it; the {@code Request-Id} header names the
+ * current one (docs/design.md section 2).
  */
 public final class Problems {
 
@@ -187,12 +194,28 @@ public final class Problems {
 	}
 
 	/**
-	 * A problem as {@code application/problem+json} text.
+	 * A problem as {@code application/problem+json} text, {@link #identified identified}
+	 * by the current request.
 	 * @param problem a problem
 	 * @return its JSON, members as {@link #members(ProblemDetail)} orders them
 	 */
 	public static String json(ProblemDetail problem) {
-		return JSON.writeValueAsString(members(problem));
+		return JSON.writeValueAsString(members(identified(problem)));
+	}
+
+	/**
+	 * Adds the {@code requestId} member naming the request this thread is handling
+	 * ({@link RequestIds#current()}), unless the problem names one already or no request
+	 * is being handled (a reconciler's stored problem).
+	 * @param problem a problem
+	 * @return the same problem
+	 */
+	public static ProblemDetail identified(ProblemDetail problem) {
+		String id = RequestIds.current();
+		if (id != null && (problem.getProperties() == null || !problem.getProperties().containsKey(RequestIds.KEY))) {
+			problem.setProperty(RequestIds.KEY, id);
+		}
+		return problem;
 	}
 
 	/**

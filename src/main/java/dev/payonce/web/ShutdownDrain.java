@@ -37,7 +37,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * of an answer it can act on.
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE)
+// After LogContextFilter, so that a refusal carries the request id.
+@Order(Ordered.HIGHEST_PRECEDENCE + 1)
 class ShutdownDrain extends OncePerRequestFilter implements SmartLifecycle {
 
 	private static final Logger log = LoggerFactory.getLogger(ShutdownDrain.class);

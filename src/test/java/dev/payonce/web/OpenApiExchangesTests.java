@@ -47,6 +47,15 @@ class OpenApiExchangesTests {
 	}
 
 	@Test
+	void findsAnAnswerWithoutItsRequestId() {
+		Map<String, List<String>> withoutRequestId = Map.of("Content-Type", List.of("application/json"), "Location",
+				List.of("/payments/6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a"));
+
+		assertThat(findings(exchange(201, withoutRequestId, PAYMENT)))
+			.anySatisfy((finding) -> assertThat(finding).contains("Request-Id"));
+	}
+
+	@Test
 	void findsAPaymentMissingARequiredMember() {
 		String withoutCreatedAt = PAYMENT.replace(",\"createdAt\":\"2026-11-29T19:49:31.093136Z\"", "");
 
@@ -92,8 +101,8 @@ class OpenApiExchangesTests {
 
 	@Test
 	void passesAProblemForAMethodOpenApiCannotName() {
-		Exchange unknown = new Exchange("http://localhost", "FOO", "/payments", null, HEADERS, "", 400, problemJson(),
-				problem(400));
+		Exchange unknown = new Exchange("http://localhost", "FOO", "/payments", null, HEADERS, "", 405, problemJson(),
+				problem(405));
 
 		assertThat(OpenApiExchanges.findings(validator, unknown)).isEmpty();
 	}
@@ -110,16 +119,20 @@ class OpenApiExchangesTests {
 		return OpenApiExchanges.findings(validator, exchange);
 	}
 
+	/** Every answer carries one (docs/design.md section 2, "Request-Id"). */
+	private static final String REQUEST_ID = "req_3hM0cJb5Qd2lV9xTzK7wAa";
+
 	private static Exchange exchange(int status, Map<String, List<String>> headers, String body) {
 		return new Exchange("http://localhost", "POST", "/payments", null, HEADERS, REQUEST, status, headers, body);
 	}
 
 	private static Map<String, List<String>> json(String header, String value) {
-		return Map.of("Content-Type", List.of("application/json"), header, List.of(value));
+		return Map.of("Content-Type", List.of("application/json"), header, List.of(value), RequestIds.HEADER,
+				List.of(REQUEST_ID));
 	}
 
 	private static Map<String, List<String>> problemJson() {
-		return Map.of("Content-Type", List.of("application/problem+json"));
+		return Map.of("Content-Type", List.of("application/problem+json"), RequestIds.HEADER, List.of(REQUEST_ID));
 	}
 
 	private static String problem(int status) {
