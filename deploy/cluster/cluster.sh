@@ -146,7 +146,8 @@ port_free() { ! (echo > "/dev/tcp/127.0.0.1/$1") 2> /dev/null; }
 
 # --- Secrets --------------------------------------------------------------------------------
 
-random_secret() { head -c 32 /dev/urandom | base64 | tr -d '/+=\n'; }
+# 32 random bytes as base64url (43 characters): what the admin-token rule asks for.
+random_secret() { head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n'; }
 
 # load_secrets: the database passwords and the admin token, generated on the first start and
 # kept in $STATE/secrets.env (mode 600); the API key of the client "cluster" once created.
