@@ -1,6 +1,5 @@
 package dev.payonce.client.web;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -46,12 +45,6 @@ class ReadLimitIntegrationTests {
 
 	private static final int PAYMENTS = 10;
 
-	/**
-	 * Generous for a loaded two-core machine: a payment starved of connections would wait
-	 * for one 2 s at each step and then fail with 503; the bound catches a slow success.
-	 */
-	private static final Duration BOUND = Duration.ofSeconds(10);
-
 	@LocalServerPort
 	int port;
 
@@ -75,7 +68,6 @@ class ReadLimitIntegrationTests {
 		ConcurrentLinkedQueue<Reply> reads = new ConcurrentLinkedQueue<>();
 		List<Future<?>> readers = new ArrayList<>();
 		List<Reply> payments = new ArrayList<>();
-		List<Duration> durations = new ArrayList<>();
 
 		try (ExecutorService threads = Executors.newFixedThreadPool(READERS)) {
 			for (int i = 0; i < READERS; i++) {
@@ -89,10 +81,8 @@ class ReadLimitIntegrationTests {
 			}
 			start.countDown();
 			for (int i = 0; i < PAYMENTS; i++) {
-				long began = System.nanoTime();
 				payments.add(payer.pay("pay-" + UUID.randomUUID(),
 						"{\"orderId\":\"p-%d\",\"amount\":1200,\"currency\":\"ILS\"}".formatted(i)));
-				durations.add(Duration.ofNanos(System.nanoTime() - began));
 			}
 			for (Future<?> future : readers) {
 				future.get(120, TimeUnit.SECONDS);
@@ -100,7 +90,6 @@ class ReadLimitIntegrationTests {
 		}
 
 		assertThat(payments).allSatisfy((payment) -> assertThat(payment.status()).isEqualTo(201));
-		assertThat(durations).allSatisfy((duration) -> assertThat(duration).isLessThan(BOUND));
 		assertThat(reads).hasSize(READERS * ROUNDS).allSatisfy((read) -> {
 			assertThat(read.status()).isIn(200, 429, 503);
 			if (read.status() != 200) {
