@@ -35,7 +35,7 @@ fi
 psql -h "$PGHOST_ADDR" -p "$PGPORT_NUM" -U postgres -d postgres -v ON_ERROR_STOP=1 -q \
   -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
 LOG=$(mktemp)
-ADMIN_TOKEN="cpu-$(head -c 24 /dev/urandom | base64 | tr -d '/+=')"
+ADMIN_TOKEN="$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')"
 SPRING_DATASOURCE_URL="jdbc:postgresql://$PGHOST_ADDR:$PGPORT_NUM/$DB" SPRING_DATASOURCE_USERNAME=postgres \
   SPRING_DATASOURCE_PASSWORD="" PAYONCE_SECURITY_ADMIN_TOKEN="$ADMIN_TOKEN" \
   "$JAVA_HOME/bin/java" ${CPU_JAVA_OPTS:-} -jar "$JAR" --server.port="$PORT" --spring.datasource.hikari.maximum-pool-size=32 \

@@ -46,7 +46,7 @@ else
   JAR=$(ls target/payonce-*.jar | grep -v original | head -1)
 fi
 
-ADMIN_TOKEN="bench-$(head -c 24 /dev/urandom | base64 | tr -d '/+=')"
+ADMIN_TOKEN="$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')"
 PAYONCE_PID=""
 
 start_payonce() { # start_payonce NAME [--setting=value ...]: sets PAYONCE_PID (SLOW_PID for NAME slow, on PORT + 1)

@@ -146,7 +146,8 @@ port_free() { ! (echo > "/dev/tcp/127.0.0.1/$1") 2> /dev/null; }
 
 # --- Secrets --------------------------------------------------------------------------------
 
-random_secret() { head -c 32 /dev/urandom | base64 | tr -d '/+=\n'; }
+# 32 random bytes as base64url (43 characters): what the admin-token rule asks for.
+random_secret() { head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n'; }
 
 # load_secrets: the database passwords and the admin token, generated on the first start and
 # kept in $STATE/secrets.env (mode 600); the API key of the client "cluster" once created.
@@ -406,9 +407,11 @@ ensure_api_key() {
     return 0
   fi
   local answer key
-  answer=$(curl -s --max-time 10 -X POST "$PROXY_URL/admin/clients" \
-    -H "Authorization: Bearer $PAYONCE_SECURITY_ADMIN_TOKEN" -H 'Content-Type: application/json' \
-    -d '{"name": "cluster"}')
+  # The token goes to curl on its standard input (-H @-), never on its command line, which
+  # any local user can read in the process list; printf is a shell builtin, not a process.
+  answer=$(printf 'Authorization: Bearer %s\n' "$PAYONCE_SECURITY_ADMIN_TOKEN" |
+    curl -s --max-time 10 -X POST "$PROXY_URL/admin/clients" \
+      -H @- -H 'Content-Type: application/json' -d '{"name": "cluster"}')
   key=$(echo "$answer" | sed -n 's/.*"apiKey":"\([^"]*\)".*/\1/p')
   [ -n "$key" ] || die "creating the client failed: $answer"
   echo "PAYONCE_CLUSTER_API_KEY=$key" >> "$STATE/secrets.env"

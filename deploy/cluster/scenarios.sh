@@ -16,6 +16,9 @@ STATE="${PAYONCE_CLUSTER_CHECK_DIR:-$ROOT/.payonce/cluster-check}"
 PIDS="$STATE/pids"
 LOGS="$STATE/logs"
 WORK="$STATE/run"
+# Every file a scenario writes is the user's alone: the curl configs and request files
+# carry the client's API key.
+umask 077
 
 # The scenarios' Payonce settings: no per-client rate limit (one client sends all the load,
 # README "Limits"); a simulated provider that takes 100 ms and 50 ms more after writing its

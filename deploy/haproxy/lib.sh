@@ -43,7 +43,7 @@ start_payonce() {
   local port="$1"
   shift
   if [ -z "${PAYONCE_SECURITY_ADMIN_TOKEN:-}" ]; then
-    PAYONCE_SECURITY_ADMIN_TOKEN="$(head -c 32 /dev/urandom | base64 | tr -d '/+=')"
+    PAYONCE_SECURITY_ADMIN_TOKEN="$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')"
     echo "Generated admin token: $PAYONCE_SECURITY_ADMIN_TOKEN"
   fi
   export PAYONCE_SECURITY_ADMIN_TOKEN

@@ -17,19 +17,21 @@ import org.springframework.core.Ordered;
 
 /**
  * Keeps credentials, idempotency keys and bodies out of the log whatever levels an
- * operator sets (issue 15, item 3). Below {@code WARN}, libraries print request lines and
- * headers (Tomcat's HTTP/1.1 parser logs a rejected header line, {@code Authorization}
- * value included, at INFO and every received byte at DEBUG), firewall rejections with the
- * header value (Spring Security, DEBUG), request details and bodies (Spring MVC,
- * DEBUG/TRACE), bind parameters (Spring JDBC, Hibernate and the PostgreSQL driver,
- * TRACE), extracted values and validated requests (Hibernate ORM and Validator, TRACE)
- * and the JDBC URL, which may carry a password (Hibernate's start-up INFO line). Each of
- * those loggers ({@link #GUARDED}) is held at {@code WARN} or above: its level is set to
- * {@code WARN} when the guard is installed, and any later change that would lower it or
- * one of its descendants below {@code WARN} ({@code logging.level.*} settings,
- * environment variables, the actuator, a Logback reconfiguration) is put back to
- * {@code WARN} at once by a Logback {@link LoggerContextListener}. Their {@code WARN} and
- * {@code ERROR} lines, which carry no request data, still pass.
+ * operator sets, {@code logging.level.root=TRACE} included. Below {@code WARN}, libraries
+ * print request lines and headers (Tomcat's HTTP/1.1 parser logs a rejected header line,
+ * {@code Authorization} value included, at INFO and every received byte at DEBUG),
+ * firewall rejections with the header value (Spring Security, DEBUG), request details and
+ * bodies (Spring MVC, DEBUG/TRACE), bind parameters (Spring JDBC, Hibernate and the
+ * PostgreSQL driver, TRACE), extracted values and validated requests (Hibernate ORM and
+ * Validator, TRACE) and the JDBC URL, which may carry a password (Hibernate's start-up
+ * INFO line); the JDK's HTTP client logs stripe-java's request headers, the provider's
+ * secret key among them (DEBUG). Each of those loggers ({@link #GUARDED}) is held at
+ * {@code WARN} or above: its level is set to {@code WARN} when the guard is installed,
+ * and any later change that would lower it or one of its descendants below {@code WARN}
+ * ({@code logging.level.*} settings, environment variables, the actuator, a Logback
+ * reconfiguration) is put back to {@code WARN} at once by a Logback
+ * {@link LoggerContextListener}. Their {@code WARN} and {@code ERROR} lines, which carry
+ * no request data, still pass.
  *
  * <p>
  * Levels instead of a turbo filter (issue 13): Logback asks every turbo filter on every
@@ -42,10 +44,22 @@ import org.springframework.core.Ordered;
  */
 class LibraryLogGuard implements ApplicationListener<ApplicationEnvironmentPreparedEvent>, Ordered {
 
-	/** Loggers that can print a request line, a header, a body or a bind parameter. */
+	/**
+	 * Loggers that can print a request line, a header, a body or a bind parameter: the
+	 * server side (Tomcat, Spring MVC, Spring Security), the database side (Spring JDBC,
+	 * Hibernate, the PostgreSQL driver), and every HTTP client that can carry the
+	 * provider's secret key ({@code Authorization: Bearer sk_...}) or a webhook body: the
+	 * JDK's {@code HttpURLConnection}, which stripe-java uses and which logs each
+	 * request's headers at DEBUG ({@code FINE}, through the System.Logger/JUL bridge),
+	 * the JDK's {@code java.net.http} client, stripe-java itself, Spring's
+	 * {@code RestClient}/{@code RestTemplate} (under {@code org.springframework.web}),
+	 * and the Apache and OkHttp clients should a library bring one.
+	 */
 	static final List<String> GUARDED = List.of("org.apache.coyote", "org.apache.tomcat", "org.apache.catalina",
 			"org.springframework.web", "org.springframework.security", "org.springframework.http",
-			"org.springframework.jdbc.core", "org.hibernate", "org.postgresql");
+			"org.springframework.jdbc.core", "org.hibernate", "org.postgresql", "sun.net.www",
+			"jdk.internal.httpclient", "jdk.httpclient", "java.net.http", "com.stripe", "org.apache.hc",
+			"org.apache.http", "okhttp3");
 
 	@Override
 	public void onApplicationEvent(ApplicationEnvironmentPreparedEvent event) {

@@ -1,5 +1,7 @@
 package dev.payonce;
 
+import java.util.List;
+
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
@@ -63,6 +65,20 @@ class LibraryLogGuardTests {
 			.isTrue();
 		assertThat(this.context.getLogger("dev.payonce.payment.PaymentService").isTraceEnabled()).isTrue();
 		assertThat(this.context.getLogger("org.postgresqlx").isTraceEnabled()).isTrue();
+	}
+
+	@Test
+	void httpClientsThatCarryTheProviderSecretStayAtWarnUnderARootAtTrace() {
+		this.context.getLogger(Logger.ROOT_LOGGER_NAME).setLevel(Level.TRACE);
+		this.context.getLogger("sun.net.www.protocol.http").setLevel(Level.DEBUG);
+
+		for (String name : List.of("sun.net.www.protocol.http.HttpURLConnection", "sun.net.www.MessageHeader",
+				"jdk.internal.httpclient.debug", "jdk.httpclient.HttpClient", "java.net.http.HttpClient",
+				"com.stripe.net.HttpURLConnectionClient", "org.apache.hc.client5.http.headers", "org.apache.http.wire",
+				"okhttp3.OkHttpClient", "org.springframework.web.client.RestClient")) {
+			assertThat(this.context.getLogger(name).isDebugEnabled()).as(name).isFalse();
+			assertThat(this.context.getLogger(name).isEnabledFor(Level.WARN)).as(name).isTrue();
+		}
 	}
 
 	@Test

@@ -11,7 +11,7 @@ public final class TestCredentials {
 	public static final String DEV_KEY = "sk_test_LocalDevelopmentKeyDoNotUseInProduction0000";
 
 	/** The admin token of every test instance. */
-	public static final String ADMIN_TOKEN = "test-admin-token-R7q2Wm9xKp4Vt8Ls3Nd6Hz1F";
+	public static final String ADMIN_TOKEN = "test-admin-token-R7q2Wm9xKp4Vt8Ls3Nd6Hz1FbQ5yTc";
 
 	private TestCredentials() {
 	}

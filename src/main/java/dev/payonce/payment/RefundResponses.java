@@ -2,7 +2,6 @@ package dev.payonce.payment;
 
 import java.net.URI;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
@@ -42,12 +41,15 @@ public class RefundResponses {
 	}
 
 	/**
-	 * The JSON list of a payment's refunds, oldest first.
-	 * @param refunds the refunds
-	 * @return a JSON array of receipts, UTF-8 text
+	 * One page of a payment's refunds as a {@link RefundList}.
+	 * @param paymentId the payment
+	 * @param page the page
+	 * @return the list's JSON, UTF-8 text
 	 */
-	public String receipts(List<Refund> refunds) {
-		return this.json.writeValueAsString(refunds.stream().map(RefundReceipt::of).toList());
+	public String page(PaymentId paymentId, RefundPage.Found page) {
+		return this.json.writeValueAsString(
+				new RefundList(RefundList.OBJECT, page.refunds().stream().map(RefundReceipt::of).toList(),
+						page.hasMore(), "/payments/" + paymentId + "/refunds"));
 	}
 
 	StoredResponse created(Refund refund) {

@@ -139,24 +139,57 @@ public class RefundService {
 	}
 
 	/**
-	 * A client's refunds of one of its payments, oldest first.
-	 * @return the refunds, or empty if the payment does not exist or belongs to another
-	 * client
+	 * One page of a client's refunds of one of its payments, in a total order: oldest
+	 * first by {@code created_at}, ties broken by id (docs/design.md section 8, "Listing
+	 * refunds"). Each statement is a bounded range scan of the index on
+	 * {@code (payment_id, created_at, id)}: at most {@code limit + 1} rows, however many
+	 * refunds the payment has.
+	 * @param clientId the calling client
+	 * @param paymentId the payment
+	 * @param limit the most refunds to return, 1 or more
+	 * @param startingAfter the refund after which the page starts, or {@code null} for
+	 * the first page
+	 * @return the page; {@link RefundPage.PaymentNotFound} for an unknown or another
+	 * client's payment; {@link RefundPage.UnknownCursor} if {@code startingAfter} is not
+	 * a refund of this payment of this client
 	 */
-	public Optional<List<Refund>> findAll(ClientId clientId, PaymentId paymentId) {
-		return this.payments.find(clientId, paymentId)
-			.map((payment) -> this.refunds.findByPaymentIdAndClientIdOrderByCreatedAt(paymentId.value(),
-					clientId.value()));
+	public RefundPage findPage(ClientId clientId, PaymentId paymentId, int limit, @Nullable RefundId startingAfter) {
+		if (limit < 1) {
+			throw new IllegalArgumentException("A page holds at least one refund, not " + limit);
+		}
+		List<Refund> rows;
+		if (startingAfter == null) {
+			rows = this.refunds.findFirstPage(paymentId.value(), clientId.value(), limit + 1);
+		}
+		else {
+			Optional<Refund> cursor = this.refunds.findByIdAndPaymentIdAndClientId(startingAfter.value(),
+					paymentId.value(), clientId.value());
+			if (cursor.isEmpty()) {
+				return this.payments.find(clientId, paymentId).isPresent() ? new RefundPage.UnknownCursor()
+						: new RefundPage.PaymentNotFound();
+			}
+			rows = this.refunds.findPageAfter(paymentId.value(), clientId.value(), cursor.get().createdAt(),
+					startingAfter.value(), limit + 1);
+		}
+		// A refund row proves the payment is this client's (a refund carries its
+		// payment's
+		// client); only an empty first page needs the payment itself.
+		if (rows.isEmpty() && startingAfter == null && this.payments.find(clientId, paymentId).isEmpty()) {
+			return new RefundPage.PaymentNotFound();
+		}
+		boolean hasMore = rows.size() > limit;
+		return new RefundPage.Found(hasMore ? rows.subList(0, limit) : rows, hasMore);
 	}
 
 	/**
-	 * One refund of a client's payment.
+	 * One refund of a client's payment. The same single statement whether the refund is
+	 * unknown or another payment's or another client's, so neither the answer nor its
+	 * timing tells them apart.
 	 * @return the refund, or empty if it does not exist, belongs to another payment or
 	 * another client
 	 */
 	public Optional<Refund> find(ClientId clientId, PaymentId paymentId, RefundId refundId) {
-		return this.refunds.findById(refundId.value())
-			.filter((refund) -> refund.clientId().equals(clientId) && refund.paymentId().equals(paymentId));
+		return this.refunds.findByIdAndPaymentIdAndClientId(refundId.value(), paymentId.value(), clientId.value());
 	}
 
 	/** The refund operation's steps for one request. */

@@ -28,7 +28,36 @@ interface Refunds extends Repository<Refund, UUID> {
 
 	Optional<Refund> findById(UUID id);
 
-	List<Refund> findByPaymentIdAndClientIdOrderByCreatedAt(UUID paymentId, String clientId);
+	/**
+	 * A refund by id, only if it is of this payment and this client: one statement, the
+	 * same work for an unknown id and for another payment's or client's refund.
+	 */
+	Optional<Refund> findByIdAndPaymentIdAndClientId(UUID id, UUID paymentId, String clientId);
+
+	/**
+	 * The first {@code limit} refunds of a payment in the list's total order: a range
+	 * scan of {@code ix_refunds_payment_created_id} that stops after {@code limit} rows.
+	 */
+	@Query(value = """
+			SELECT * FROM refunds
+			WHERE payment_id = :paymentId AND client_id = :clientId
+			ORDER BY created_at, id
+			LIMIT :limit""", nativeQuery = true)
+	List<Refund> findFirstPage(UUID paymentId, String clientId, int limit);
+
+	/**
+	 * The {@code limit} refunds of a payment that follow {@code (createdAt, id)} in the
+	 * list's total order. The row comparison is one index condition on
+	 * {@code ix_refunds_payment_created_id}, so the scan starts at the cursor
+	 * (PostgreSQL, "Row Constructor Comparison":
+	 * https://www.postgresql.org/docs/current/functions-comparisons.html).
+	 */
+	@Query(value = """
+			SELECT * FROM refunds
+			WHERE payment_id = :paymentId AND client_id = :clientId AND (created_at, id) > (:createdAt, :id)
+			ORDER BY created_at, id
+			LIMIT :limit""", nativeQuery = true)
+	List<Refund> findPageAfter(UUID paymentId, String clientId, Instant createdAt, UUID id, int limit);
 
 	/**
 	 * The refunds that can have a second refund at the provider (docs/design.md section

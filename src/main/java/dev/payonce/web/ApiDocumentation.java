@@ -80,7 +80,7 @@ public class ApiDocumentation {
 				.addSecuritySchemes(ADMIN_TOKEN,
 						new SecurityScheme().type(SecurityScheme.Type.HTTP)
 							.scheme("bearer")
-							.bearerFormat("the configured admin token, 32 or more characters")
+							.bearerFormat("the configured admin token: 32 random bytes as base64url, base64 or hex")
 							.description("The admin token (payonce.security.admin-token; admin API). "
 									+ "API keys are refused here (403)."))
 				.addSchemas("Problem", problemSchema())

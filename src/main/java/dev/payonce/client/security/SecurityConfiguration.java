@@ -1,5 +1,15 @@
 package dev.payonce.client.security;
 
+import java.io.IOException;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,10 +27,12 @@ import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.firewall.RequestRejectedHandler;
 import org.springframework.security.web.firewall.StrictHttpFirewall;
+import org.springframework.web.filter.OncePerRequestFilter;
 
 import dev.payonce.client.ClientAdministration;
 import dev.payonce.client.CurrentClient;
 import dev.payonce.client.RateLimitProperties;
+import dev.payonce.client.ReadLimitProperties;
 import dev.payonce.client.SecurityProperties;
 
 /**
@@ -36,7 +48,8 @@ class SecurityConfiguration {
 
 	@Bean
 	SecurityFilterChain securityFilterChain(HttpSecurity http, ClientAdministration clients,
-			SecurityProperties properties, RateLimitProperties rateLimit) {
+			SecurityProperties properties, RateLimitProperties rateLimit, ReadLimitProperties readLimit,
+			DataSource dataSource) {
 		ProblemWriter problems = new ProblemWriter();
 		BearerTokenFilter authentication = new BearerTokenFilter(clients, properties.adminToken(), problems);
 		return http.csrf((csrf) -> csrf.disable())
@@ -48,6 +61,7 @@ class SecurityConfiguration {
 			.anonymous((anonymous) -> anonymous.disable())
 			.addFilterBefore(authentication, AuthorizationFilter.class)
 			.addFilterAfter(new RateLimitFilter(rateLimit), BearerTokenFilter.class)
+			.addFilterAfter(readLimitFilter(readLimit, dataSource), RateLimitFilter.class)
 			.exceptionHandling(
 					(exceptions) -> exceptions.authenticationEntryPoint(problems).accessDeniedHandler(problems))
 			.authorizeHttpRequests((requests) -> requests.requestMatchers("/actuator/health", "/actuator/health/**")
@@ -71,6 +85,27 @@ class SecurityConfiguration {
 				.anyRequest()
 				.authenticated())
 			.build();
+	}
+
+	/**
+	 * The read bulkhead, sized from the connection pool unless set (docs/design.md
+	 * section 13); a pass-through when disabled.
+	 */
+	private static OncePerRequestFilter readLimitFilter(ReadLimitProperties readLimit, DataSource dataSource) {
+		if (!readLimit.enabled()) {
+			return new OncePerRequestFilter() {
+
+				@Override
+				protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response,
+						FilterChain chain) throws ServletException, IOException {
+					chain.doFilter(request, response);
+				}
+
+			};
+		}
+		int poolSize = (dataSource instanceof HikariDataSource hikari) ? hikari.getMaximumPoolSize()
+				: new HikariConfig().getMaximumPoolSize();
+		return new ReadLimitFilter(readLimit.perClient(), readLimit.totalFor(poolSize));
 	}
 
 	/**

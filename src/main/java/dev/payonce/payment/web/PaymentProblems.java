@@ -38,14 +38,38 @@ final class PaymentProblems {
 	 * @return the problem
 	 */
 	static ApiProblem invalidRequest(List<FieldError> errors) {
+		return new ApiProblem(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
+				"The request body breaks the payments contract; see errors.")
+			.with("errors", capped(errors));
+	}
+
+	private static List<FieldError> capped(List<FieldError> errors) {
 		List<FieldError> listed = errors;
 		if (errors.size() > MAX_ERRORS) {
 			listed = new ArrayList<>(errors.subList(0, MAX_ERRORS - 1));
 			listed.add(new FieldError("", (errors.size() - MAX_ERRORS + 1) + " more errors not listed"));
 		}
+		return List.copyOf(listed);
+	}
+
+	/**
+	 * {@code 400 invalid-request} about query parameters; each {@link FieldError} names
+	 * the parameter.
+	 */
+	static ApiProblem invalidParameters(List<FieldError> errors) {
 		return new ApiProblem(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
-				"The request body breaks the payments contract; see errors.")
-			.with("errors", List.copyOf(listed));
+				"A query parameter breaks the payments contract; see errors.")
+			.with("errors", capped(errors));
+	}
+
+	/**
+	 * {@code 400 invalid-request}: the list's {@code starting_after} names no refund of
+	 * this payment of this client. One answer whether the id is unknown or another
+	 * payment's or another client's refund.
+	 */
+	static ApiProblem unknownCursor() {
+		return invalidParameters(List.of(new FieldError(RefundListParameters.STARTING_AFTER,
+				"names no refund of this payment: pass the id of the last refund of the previous page")));
 	}
 
 	/**

@@ -43,6 +43,12 @@ final class ProblemExamples {
 			+ "sk_live_ keys only. Nothing was stored, charged or refunded.\",\"instance\":\"/payments\","
 			+ "\"keyMode\":\"test\",\"providerMode\":\"live\"}";
 
+	static final String INVALID_LIST_PARAMETERS = "{\"type\":\"" + BASE
+			+ "invalid-request\",\"title\":\"Invalid request\",\"status\":400,"
+			+ "\"detail\":\"A query parameter breaks the payments contract; see errors.\","
+			+ "\"instance\":\"/payments/6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a/refunds\","
+			+ "\"errors\":[{\"field\":\"limit\",\"message\":\"must be an integer from 1 to 100\"}]}";
+
 	static final String DECLINED = "{\"type\":\"" + BASE
 			+ "payment-declined\",\"title\":\"Payment declined\",\"status\":402,"
 			+ "\"detail\":\"The payment provider declined the payment.\",\"instance\":\"/payments\","

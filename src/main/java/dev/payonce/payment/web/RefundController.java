@@ -10,12 +10,14 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.util.MultiValueMap;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.payonce.client.ClientId;
@@ -29,6 +31,7 @@ import dev.payonce.payment.PaymentId;
 import dev.payonce.payment.RefundCommand;
 import dev.payonce.payment.RefundId;
 import dev.payonce.payment.RefundOutcome;
+import dev.payonce.payment.RefundPage;
 import dev.payonce.payment.RefundResponses;
 import dev.payonce.payment.RefundService;
 
@@ -115,11 +118,15 @@ class RefundController implements RefundOperations {
 
 	@Override
 	@GetMapping
-	public ResponseEntity<byte[]> list(@PathVariable String id) {
+	public ResponseEntity<byte[]> list(@PathVariable String id, @RequestParam MultiValueMap<String, String> query) {
 		PaymentId paymentId = PaymentController.parseId(id);
-		return this.refunds.findAll(this.currentClient.clientId(), paymentId)
-			.map((refunds) -> json(this.responses.receipts(refunds)))
-			.orElseThrow(PaymentProblems::notFound);
+		RefundListParameters parameters = RefundListParameters.read(query);
+		return switch (this.refunds.findPage(this.currentClient.clientId(), paymentId, parameters.limit(),
+				parameters.startingAfter())) {
+			case RefundPage.Found page -> json(this.responses.page(paymentId, page));
+			case RefundPage.PaymentNotFound notFound -> throw PaymentProblems.notFound();
+			case RefundPage.UnknownCursor unknown -> throw PaymentProblems.unknownCursor();
+		};
 	}
 
 	@Override

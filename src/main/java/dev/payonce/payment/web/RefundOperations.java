@@ -7,7 +7,6 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.headers.Header;
-import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -18,10 +17,12 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.util.MultiValueMap;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 
 import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.idempotency.web.IdempotencyHeaders;
+import dev.payonce.payment.RefundList;
 import dev.payonce.payment.RefundReceipt;
 import dev.payonce.web.ApiDocumentation;
 
@@ -147,26 +148,44 @@ interface RefundOperations {
 			@Parameter(hidden = true) HttpHeaders headers, @Parameter(hidden = true) InputStream body)
 			throws IOException, HttpMediaTypeNotSupportedException;
 
-	@Operation(operationId = "listRefunds", summary = "List a payment's refunds, oldest first",
-			description = "Every refund of the payment, whatever its status. Another client's payment answers 404, "
-					+ "exactly like an unknown id.",
+	@Operation(operationId = "listRefunds", summary = "List a payment's refunds, a page at a time, oldest first",
+			description = "The payment's refunds, whatever their status, oldest first with ties broken by id, "
+					+ "in Stripe's list shape: at most limit refunds, and has_more when more follow. The next page "
+					+ "starts after the last refund's id (starting_after). Any other query parameter, or one sent "
+					+ "twice, is refused. Another client's payment answers 404, exactly like an unknown id.",
+			parameters = {
+					@Parameter(name = RefundListParameters.LIMIT, in = ParameterIn.QUERY,
+							description = "The most refunds on the page, 1 to 100",
+							schema = @Schema(type = "integer", minimum = "1", maximum = "100", defaultValue = "10")),
+					@Parameter(name = RefundListParameters.STARTING_AFTER, in = ParameterIn.QUERY,
+							description = "The id of the last refund of the previous page; absent for the first page",
+							schema = @Schema(type = "string", format = "uuid")) },
 			responses = {
-					@ApiResponse(responseCode = "200", description = "The refunds, oldest first",
+					@ApiResponse(responseCode = "200", description = "One page of the refunds, oldest first",
 							content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
-									array = @ArraySchema(schema = @Schema(implementation = RefundReceipt.class)))),
+									schema = @Schema(implementation = RefundList.class))),
+					@ApiResponse(responseCode = "400",
+							description = "A bad limit, a starting_after that names no refund of this payment, an "
+									+ "unknown or repeated parameter",
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = @ExampleObject(name = "invalid-request",
+											value = ProblemExamples.INVALID_LIST_PARAMETERS))),
 					@ApiResponse(responseCode = "404", description = "No such payment for this client",
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
 									examples = @ExampleObject(name = "payment-not-found",
 											value = ProblemExamples.NOT_FOUND))),
-					@ApiResponse(responseCode = "429", description = "Over the client's request rate",
+					@ApiResponse(responseCode = "429",
+							description = "Over the client's request rate, or over its concurrent reads",
 							headers = @Header(name = HttpHeaders.RETRY_AFTER, required = true,
 									description = "Seconds to wait before retrying",
 									schema = @Schema(type = "integer", minimum = "1")),
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
 									examples = @ExampleObject(name = "rate-limit-exceeded",
 											value = ProblemExamples.RATE_LIMITED))) })
-	ResponseEntity<byte[]> list(@Parameter(description = "The payment id, a UUID in canonical lower-case form",
-			schema = @Schema(type = "string", format = "uuid")) String id);
+	ResponseEntity<byte[]> list(
+			@Parameter(description = "The payment id, a UUID in canonical lower-case form",
+					schema = @Schema(type = "string", format = "uuid")) String id,
+			@Parameter(hidden = true) MultiValueMap<String, String> query);
 
 	@Operation(operationId = "getRefund", summary = "Read one refund of a payment",
 			description = "The refund as it stands now. Another client's refund answers 404, exactly like an unknown id.",

@@ -17,8 +17,9 @@ import dev.payonce.TestcontainersConfiguration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The packaged jar refuses to start with a weak or misleading admin token and says why in
- * Spring Boot's short failure report, without printing the token (issue 15, item 6).
+ * The packaged jar, started without the {@code local} profile, refuses to start with a
+ * weak, misleading or published admin token and says why in Spring Boot's short failure
+ * report, without printing the token (docs/design.md section 13).
  */
 @SpringBootTest
 @Import(TestcontainersConfiguration.class)
@@ -28,10 +29,14 @@ class AdminTokenStartupIntegrationTests {
 	JdbcConnectionDetails database;
 
 	@ParameterizedTest(name = "{0}")
-	@CsvSource(delimiter = '|', textBlock = """
-			weak   | aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa                         | too easy to guess
-			apikey | sk_test_k3J9xQ2mV8pL5nR7tY1wZ4cB6dF0gH2jk3J9xQ2mV8p    | like an API key
-			""")
+	@CsvSource(delimiter = '|',
+			textBlock = """
+					weak      | aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa | mostly repeat
+					apikey    | sk_test_k3J9xQ2mV8pL5nR7tY1wZ4cB6dF0gH2jk3J9xQ2mV8p            | like an API key
+					published | local-admin-token-for-development-only                           | the development token the README publishes
+					sha256    | 8c6976e5b5410415bde908bd4dee15dfb167a9c873fc4bb8a81f6f2ab448a918 | hash of a dictionary word
+					uuid      | 3f2b6c1e-8a4d-4f3b-9c2e-7d1a5b6c8e9f                             | is a UUID
+					""")
 	void refusesToStartWithAReadableReport(String name, String token, String reason) throws Exception {
 		assertRefused(name, token, reason);
 	}

@@ -24,6 +24,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.ActiveProfiles;
 
+import dev.payonce.TestCredentials;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
@@ -211,6 +212,19 @@ class ApiDocumentationIntegrationTests {
 			PaymentsApi api = new PaymentsApi(this.port);
 
 			assertThat(api.get("/swagger-ui/index.html").status()).isEqualTo(404);
+			// Nor its static files from the webjar, to any client key.
+			assertThat(api.get("/webjars/swagger-ui/index.html").status()).isEqualTo(404);
+			assertThat(api.get("/webjars/swagger-ui/swagger-ui-bundle.js").status()).isEqualTo(404);
+		}
+
+		@Test
+		void servesNoActuatorDiscoveryPageThatEchoesTheHostOutsideTheLocalProfile() {
+			PaymentsApi admin = new PaymentsApi(this.port, TestCredentials.ADMIN_TOKEN);
+
+			Reply discovery = admin.send(admin.request("/actuator").header("X-Probe", "1"));
+
+			assertThat(discovery.status()).isEqualTo(404);
+			assertThat(discovery.body()).doesNotContain("_links");
 		}
 
 	}

@@ -66,7 +66,7 @@ class RefundIntegrationTests {
 		assertThat(replay.body()).isEqualTo(refund.body());
 		assertThat(replay.header("Idempotent-Replayed")).contains("true");
 		assertThat(this.api.get("/payments/" + paymentId).json().get("refundedAmount").longValue()).isEqualTo(300);
-		assertThat(this.api.get("/payments/" + paymentId + "/refunds").json().get(0).get("id").asString())
+		assertThat(this.api.get("/payments/" + paymentId + "/refunds").json().get("data").get(0).get("id").asString())
 			.isEqualTo(refundId);
 		assertThat(this.api.get("/payments/" + paymentId + "/refunds/" + refundId).body()).isEqualTo(refund.body());
 		assertThat(ledgerRefunds(refundId)).isEqualTo(1);
