@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,6 +49,10 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import dev.payonce.OwnedPostgres;
+import dev.payonce.history.Anomaly;
+import dev.payonce.history.History;
+import dev.payonce.history.HistoryChecker;
+import dev.payonce.history.KeyOutcome;
 import dev.payonce.idempotency.IdempotencyReconciler;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
@@ -307,7 +312,33 @@ class DatabaseFaultSoakIntegrationTests {
 			.isLessThan(OUTAGE_WAIT.plus(SLACK));
 		assertThat(Duration.ofNanos(longest.nanos())).as("longest request").isLessThan(HANG);
 		assertThat(output.getAll()).as("a database outage is no bug").doesNotContain("\"level\":\"ERROR\"");
-		return new Figures(soak, duplicates, lost, stuck, longest, longestServiceUnavailable);
+		List<Anomaly> anomalies = HistoryChecker.check(soak.history, keyOutcomes(keys));
+		assertThat(anomalies).as("anomalies of the clients' history against the ledger and the database").isEmpty();
+		return new Figures(soak, duplicates, lost, stuck, longest, longestServiceUnavailable, anomalies.size());
+	}
+
+	/**
+	 * What the simulator's ledger and the database hold for each key of the run: the
+	 * payment's successful charges under any provider key generation, its amount if
+	 * charged, what was refunded of it, and whether the record is still in progress.
+	 */
+	private Map<String, KeyOutcome> keyOutcomes(String keys) {
+		Map<String, KeyOutcome> outcomes = new HashMap<>();
+		this.jdbc.sql("""
+				SELECT r.idempotency_key, r.status = 'IN_PROGRESS' AS in_progress,
+				       coalesce(p.amount, 0) AS amount, coalesce(p.refunded_amount, 0) AS refunded,
+				       (SELECT count(*) FROM simulated_provider_charges c
+				        WHERE c.outcome = 'SUCCEEDED'
+				          AND (c.provider_idempotency_key = 'payonce-payment-' || p.id
+				               OR c.provider_idempotency_key LIKE 'payonce-payment-' || p.id || '-g%')) AS charges
+				FROM idempotency_records r LEFT JOIN payments p ON p.id = r.resource_id
+				WHERE r.idempotency_key LIKE ?""").param(keys).query((row, n) -> {
+			long charges = row.getLong("charges");
+			outcomes.put(row.getString("idempotency_key"), new KeyOutcome(charges,
+					(charges > 0) ? row.getLong("amount") : 0, row.getLong("refunded"), row.getBoolean("in_progress")));
+			return null;
+		}).list();
+		return outcomes;
 	}
 
 	/**
@@ -403,6 +434,9 @@ class DatabaseFaultSoakIntegrationTests {
 
 		final Map<String, List<Reply>> finals = new ConcurrentHashMap<>();
 
+		/** Every exchange as the client saw it, for {@link HistoryChecker}. */
+		final History history = new History();
+
 		private final AtomicLong finished = new AtomicLong();
 
 		private volatile CountDownLatch progress = new CountDownLatch(0);
@@ -496,8 +530,20 @@ class DatabaseFaultSoakIntegrationTests {
 		private Optional<Reply> sendUntilFinal(PaymentsApi api, SoakKey key) throws InterruptedException {
 			for (int tries = 0; tries < 1_000; tries++) {
 				long started = System.nanoTime();
-				Reply reply = api.pay(key.key(), key.body());
+				Reply reply;
+				try {
+					reply = api.pay(key.key(), key.body());
+				}
+				catch (RuntimeException ex) {
+					this.history.info(key.key(), 0);
+					throw ex;
+				}
 				long ended = System.nanoTime();
+				switch (reply.status()) {
+					case 201 -> this.history.ok(key.key(), reply.status(), reply.body());
+					case 402 -> this.history.fail(key.key(), reply.status(), reply.body());
+					default -> this.history.info(key.key(), reply.status());
+				}
 				this.exchanges.add(new Exchange(started, ended, reply.status(),
 						(reply.status() >= 400) ? reply.problemType() : "", reply.header("Retry-After").isPresent()));
 				boolean retry = reply.status() == 503 || reply.status() == 409;
@@ -581,7 +627,7 @@ class DatabaseFaultSoakIntegrationTests {
 
 	/** The figures of one scenario, printed for the README's table. */
 	record Figures(Soak soak, long duplicates, long lost, long stuck, Exchange longest,
-			Exchange longestServiceUnavailable) {
+			Exchange longestServiceUnavailable, int anomalies) {
 
 		/**
 		 * The longest stretch in which every answer was {@code service-unavailable}: from
@@ -614,12 +660,12 @@ class DatabaseFaultSoakIntegrationTests {
 			System.out.printf(
 					"DB soak | %s | keys %d | HTTP requests %d %s | service-unavailable %d | duplicates %d | lost %d | "
 							+ "stuck %d | longest 503 gap %d ms | longest request %d ms | longest service-unavailable %d ms "
-							+ "(bound %d ms + %d ms slack)%n",
+							+ "(bound %d ms + %d ms slack) | history %d operations, %d anomalies%n",
 					scenario, KEYS, this.soak.exchanges.size(), statuses, this.soak.replies("service-unavailable"),
 					this.duplicates, this.lost, this.stuck, longestServiceUnavailableGap().toMillis(),
 					Duration.ofNanos(this.longest.nanos()).toMillis(),
 					Duration.ofNanos(this.longestServiceUnavailable.nanos()).toMillis(), OUTAGE_WAIT.toMillis(),
-					SLACK.toMillis());
+					SLACK.toMillis(), this.soak.history.size(), this.anomalies);
 		}
 
 	}

@@ -1,0 +1,89 @@
+package dev.payonce.history;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Checks a history of client operations against the end state (the provider's ledger and
+ * the database), key by key, and names every anomaly:
+ * <ul>
+ * <li>a success ({@link Operation.Type#OK}) with not exactly one charge;</li>
+ * <li>a charge for a key that got a definite refusal ({@link Operation.Type#FAIL});</li>
+ * <li>a final answer other than the key's first final answer (docs/design.md section 2: a
+ * replay is the stored answer, byte for byte);</li>
+ * <li>a key whose answers were all unknown ({@link Operation.Type#INFO}) charged more
+ * than once;</li>
+ * <li>refunds above the paid amount (docs/design.md section 8);</li>
+ * <li>a key whose record is still in progress (docs/design.md section 4: no key
+ * stuck).</li>
+ * </ul>
+ * Keys of the end state that no operation named are checked too: a charge nobody asked
+ * for would otherwise go unseen.
+ */
+public final class HistoryChecker {
+
+	private HistoryChecker() {
+	}
+
+	/**
+	 * The anomalies of a history.
+	 * @param history the operations the clients saw
+	 * @param ends what the ledger and the database hold for each key at the end; a key
+	 * missing here holds nothing ({@link KeyOutcome#NOTHING})
+	 * @return the anomalies, by key in key order; empty if the history is sound
+	 */
+	public static List<Anomaly> check(History history, Map<String, KeyOutcome> ends) {
+		Map<String, List<Operation>> byKey = new LinkedHashMap<>();
+		for (Operation operation : history.operations()) {
+			byKey.computeIfAbsent(operation.key(), (key) -> new ArrayList<>()).add(operation);
+		}
+		Set<String> keys = new TreeSet<>(byKey.keySet());
+		keys.addAll(ends.keySet());
+		List<Anomaly> anomalies = new ArrayList<>();
+		for (String key : keys) {
+			check(key, byKey.getOrDefault(key, List.of()), ends.getOrDefault(key, KeyOutcome.NOTHING), anomalies);
+		}
+		return anomalies;
+	}
+
+	private static void check(String key, List<Operation> operations, KeyOutcome end, List<Anomaly> anomalies) {
+		boolean succeeded = operations.stream().anyMatch((operation) -> operation.type() == Operation.Type.OK);
+		boolean refused = operations.stream().anyMatch((operation) -> operation.type() == Operation.Type.FAIL);
+		if (succeeded && end.charges() != 1) {
+			anomalies.add(new Anomaly(Anomaly.Kind.SUCCESS_WITHOUT_ONE_CHARGE, key,
+					"answered with a success, charged " + end.charges() + " times"));
+		}
+		if (refused && end.charges() > 0) {
+			anomalies.add(new Anomaly(Anomaly.Kind.CHARGE_AFTER_DEFINITE_FAILURE, key,
+					"answered with a definite refusal, charged " + end.charges() + " times"));
+		}
+		if (!succeeded && !refused && end.charges() > 1) {
+			anomalies.add(new Anomaly(Anomaly.Kind.UNKNOWN_CHARGED_TWICE, key,
+					"every answer unknown, charged " + end.charges() + " times"));
+		}
+		Operation first = operations.stream().filter(Operation::isFinal).findFirst().orElse(null);
+		if (first != null) {
+			long differing = operations.stream()
+				.filter(Operation::isFinal)
+				.filter((operation) -> operation.status() != first.status()
+						|| !java.util.Objects.equals(operation.bodyDigest(), first.bodyDigest()))
+				.count();
+			if (differing > 0) {
+				anomalies.add(new Anomaly(Anomaly.Kind.REPLAY_DIFFERS, key,
+						differing + " final answers differ from the first (status " + first.status() + ")"));
+			}
+		}
+		if (end.refunded() > end.paid()) {
+			anomalies.add(new Anomaly(Anomaly.Kind.REFUND_ABOVE_PAID, key,
+					"refunded " + end.refunded() + " of " + end.paid() + " minor units paid"));
+		}
+		if (end.inProgress()) {
+			anomalies.add(new Anomaly(Anomaly.Kind.KEY_IN_PROGRESS, key, "record still IN_PROGRESS"));
+		}
+	}
+
+}

@@ -1,0 +1,79 @@
+package dev.payonce.history;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One client operation of a history, as the client saw it: invoked on an idempotency key,
+ * then completed with one of three kinds of answer (the vocabulary of Jepsen's
+ * histories).
+ *
+ * @param index the order in which operations completed, from 0
+ * @param key the idempotency key the operation was sent with
+ * @param type what the client learned
+ * @param status the HTTP status, or 0 when no answer came
+ * @param bodyDigest SHA-256 (hex) of the answer's body, or {@code null} when no answer
+ * came
+ */
+public record Operation(long index, String key, Type type, int status, @Nullable String bodyDigest) {
+
+	public Operation {
+		if (index < 0) {
+			throw new IllegalArgumentException("an operation's index must not be negative: " + index);
+		}
+		if (key == null || key.isEmpty()) {
+			throw new IllegalArgumentException("an operation needs its idempotency key");
+		}
+		if (type == null) {
+			throw new IllegalArgumentException("an operation needs its type");
+		}
+		if (type != Type.INFO && bodyDigest == null) {
+			throw new IllegalArgumentException("a " + type + " operation carries its body's digest");
+		}
+	}
+
+	/**
+	 * The SHA-256 digest of a body, in hex.
+	 * @param body an answer's body
+	 * @return its digest
+	 */
+	public static String digest(String body) {
+		try {
+			return HexFormat.of()
+				.formatHex(MessageDigest.getInstance("SHA-256").digest(body.getBytes(StandardCharsets.UTF_8)));
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/** Whether the answer is final for the key: a success or a definite refusal. */
+	boolean isFinal() {
+		return this.type != Type.INFO;
+	}
+
+	/** What the client learned from an operation. */
+	public enum Type {
+
+		/** A final success: the operation happened (for a payment, {@code 201}). */
+		OK,
+
+		/**
+		 * A final, definite refusal: the operation did not happen and never will under
+		 * this key (for a payment, a stored {@code 402} declined or failed).
+		 */
+		FAIL,
+
+		/**
+		 * Unknown: a timeout, a reset connection, {@code 503} or {@code 409} in progress;
+		 * it may or may not have happened.
+		 */
+		INFO
+
+	}
+
+}
