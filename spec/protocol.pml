@@ -40,9 +40,10 @@
  *  - A lease does not end between its claim or takeover and the end of the attempt's charge
  *    call: the lease exceeds the call's worst case (LeaseGuard), and docs/design.md section 5
  *    relies on "every call ends within its lease". The request itself may stay in flight
- *    after the caller gave up. Nothing in the code refuses to send once the lease has ended
- *    (a thread paused past its lease between claim and call): mutant LATE_SEND shows that
- *    this assumption is needed (docs/design.md section 14).
+ *    after the caller gave up. IdempotencyService.act starts an act only while the lease
+ *    has room for the operation's act budget (a thread paused past its lease between claim
+ *    and call releases instead); mutant LATE_SEND shows that this check is needed
+ *    (docs/design.md sections 4 and 14).
  *  - Refunds use one provider key each (their key generations follow the payments' rule and
  *    are checked on the payment); the refund provider call executes or not when it times out.
  *
@@ -191,8 +192,8 @@ inline check_replay(seen) {
 
 /* LeaseGuard: the lease exceeds the charge call's worst case, so a lease does not end
  * between its claim or takeover and the end of the attempt's charge call. Mutant LATE_SEND:
- * the attempt may be paused past its lease before it sends (nothing in the code refuses a
- * call whose lease has ended; docs/design.md section 14). */
+ * the attempt may be paused past its lease before it sends (what IdempotencyService.act's
+ * act-budget check refuses; docs/design.md sections 4 and 14). */
 #ifdef LATE_SEND
 #define CALL_WITHIN_LEASE 1
 #else

@@ -166,6 +166,16 @@ public class IdempotencyService {
 	}
 
 	private <R, T> Execution<T> act(IdempotentOperation<R, T> operation, Lease lease, R resource) {
+		if (this.clock.instant().plus(operation.actBudget()).isAfter(lease.lockedUntil())) {
+			// Paused since the claim: the act could outlive the lease and overlap a
+			// takeover's. Not acted; the next attempt acts under a lease of its own.
+			log.warn(
+					"Not acted: too little of the lease left ({} needed); released for a retry: operation={} "
+							+ "resource={} attempt={}",
+					operation.actBudget(), lease.operation(), lease.resourceId(), lease.attempt());
+			release(lease);
+			return new Execution.InProgress<>(this.properties.retryAfter());
+		}
 		return switch (operation.act(resource)) {
 			case Action.Finish<T> finish -> complete(lease, finish.step())
 				.<Execution<T>>map((response) -> new Execution.Completed<>(response, false))

@@ -1,5 +1,6 @@
 package dev.payonce.idempotency;
 
+import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -90,5 +91,19 @@ public interface IdempotentOperation<R, T> {
 	 * expected outcome
 	 */
 	Action<T> act(R resource);
+
+	/**
+	 * The longest one {@link #act} can run: for an operation that calls a provider, its
+	 * worst-case call. The engine starts {@code act} only while at least this much of the
+	 * attempt's lease is left by the instance's clock; otherwise it releases the lease
+	 * without acting and answers in progress, so that a thread paused between its claim
+	 * and its call (a stall, a long collection) never sends once another attempt may have
+	 * taken the key over (docs/design.md section 4, "No act after its lease").
+	 * @return the budget; {@link Duration#ZERO} (the default) checks only that the lease
+	 * has not ended
+	 */
+	default Duration actBudget() {
+		return Duration.ZERO;
+	}
 
 }

@@ -1,6 +1,7 @@
 package dev.payonce.payment;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -160,6 +161,16 @@ public class PaymentService {
 		private Payment pending(UUID resourceId) {
 			return Payment.pending(new PaymentId(resourceId), this.command.clientId(), this.command.orderId(),
 					this.command.amount(), this.command.paymentMethod(), now());
+		}
+
+		/**
+		 * One provider call at most, so the engine starts the act only while the lease
+		 * has room for the worst-case call (docs/design.md section 4, "No act after its
+		 * lease").
+		 */
+		@Override
+		public Duration actBudget() {
+			return PaymentService.this.gateway.worstCaseCallDuration();
 		}
 
 		@Override

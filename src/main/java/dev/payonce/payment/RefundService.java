@@ -1,5 +1,6 @@
 package dev.payonce.payment;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -274,6 +275,16 @@ public class RefundService {
 		@Override
 		public Refund load(UUID resourceId) {
 			return RefundService.this.load(new RefundId(resourceId));
+		}
+
+		/**
+		 * One provider call at most, so the engine starts the act only while the lease
+		 * has room for the worst-case call (docs/design.md section 4, "No act after its
+		 * lease").
+		 */
+		@Override
+		public Duration actBudget() {
+			return RefundService.this.gateway.worstCaseCallDuration();
 		}
 
 		@Override

@@ -71,6 +71,9 @@ class IdempotencyEngineIntegrationTests {
 	OffsetClock clock;
 
 	@Autowired
+	IdempotencyProperties properties;
+
+	@Autowired
 	JdbcClient jdbc;
 
 	@Autowired
@@ -185,6 +188,46 @@ class IdempotencyEngineIntegrationTests {
 		assertThat(operation.creates).hasValue(1);
 		assertThat(operation.loads).hasValue(1);
 		assertThat(operation.acts).hasValue(2);
+	}
+
+	/**
+	 * A thread stalled between its claim and its act (here: its clock moves on by all of
+	 * the lease but one second inside the claim step) has less of its lease left than the
+	 * act may take: the engine never acts on it, releases the lease, and the retry acts
+	 * once under a lease of its own (docs/design.md section 4, "No act after its lease").
+	 */
+	@Test
+	void anAttemptStalledPastItsActBudgetNeverActsAndTheRetryActsOnce() {
+		Duration lease = this.properties.lease();
+		TestOperation operation = new TestOperation("engine_test", this.jdbc).withActBudget(Duration.ofSeconds(5),
+				() -> this.clock.advance(lease.minusSeconds(1)));
+		ClaimRequest request = request("stalled", "a");
+
+		Execution<String> stalled = this.engine.execute(operation, request);
+		int actsAfterStall = operation.acts.get();
+		Execution<String> retried = this.engine.execute(operation, request);
+
+		assertThat(stalled).isInstanceOf(Execution.InProgress.class);
+		assertThat(actsAfterStall).isZero();
+		assertThat(retried).isInstanceOf(Execution.Completed.class);
+		assertThat(operation.acts).hasValue(1);
+		assertThat(operation.creates).hasValue(1);
+		assertThat(resources("engine_test", "FINISHED")).isEqualTo(1);
+	}
+
+	/**
+	 * An act budget the lease leaves room for changes nothing: the engine acts at once.
+	 */
+	@Test
+	void anAttemptWithinItsActBudgetActsAtOnce() {
+		TestOperation operation = new TestOperation("engine_test", this.jdbc).withActBudget(Duration.ofSeconds(5),
+				() -> {
+				});
+
+		Execution<String> done = this.engine.execute(operation, request("within", "a"));
+
+		assertThat(done).isInstanceOf(Execution.Completed.class);
+		assertThat(operation.acts).hasValue(1);
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package dev.payonce.idempotency;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -41,6 +42,11 @@ final class TestOperation implements IdempotentOperation<UUID, String> {
 
 	private volatile Function<Integer, Boolean> release = (act) -> false;
 
+	private volatile Duration actBudget = Duration.ZERO;
+
+	private volatile Runnable afterCreate = () -> {
+	};
+
 	private volatile CountDownLatch actEntered = new CountDownLatch(0);
 
 	private volatile CountDownLatch actMayLeave = new CountDownLatch(0);
@@ -59,6 +65,17 @@ final class TestOperation implements IdempotentOperation<UUID, String> {
 	/** The request's own check refuses inside the claim transaction. */
 	TestOperation unauthorized() {
 		this.unauthorized = true;
+		return this;
+	}
+
+	/**
+	 * The act step declares {@code budget} as its longest run, and the next claim step
+	 * runs {@code pause} once it has written its resource (a stall between the claim and
+	 * the act).
+	 */
+	TestOperation withActBudget(Duration budget, Runnable pause) {
+		this.actBudget = budget;
+		this.afterCreate = pause;
 		return this;
 	}
 
@@ -96,6 +113,10 @@ final class TestOperation implements IdempotentOperation<UUID, String> {
 		this.jdbc.sql("INSERT INTO engine_test_resources (id, operation, state, finishes) VALUES (?, ?, 'CREATED', 0)")
 			.params(resourceId, this.name)
 			.update();
+		Runnable pause = this.afterCreate;
+		this.afterCreate = () -> {
+		};
+		pause.run();
 		return this.refuse ? new Creation.Refused<>("refused by the test") : new Creation.Created<>(resourceId);
 	}
 
@@ -103,6 +124,11 @@ final class TestOperation implements IdempotentOperation<UUID, String> {
 	public UUID load(UUID resourceId) {
 		this.loads.incrementAndGet();
 		return resourceId;
+	}
+
+	@Override
+	public Duration actBudget() {
+		return this.actBudget;
 	}
 
 	@Override
