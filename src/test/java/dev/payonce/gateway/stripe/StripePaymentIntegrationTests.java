@@ -221,14 +221,6 @@ class StripePaymentIntegrationTests {
 	}
 
 	@Test
-	void amountAboveStripesMaximumIsDeclinedAsTooLarge() {
-		Reply first = new Order(StripeFault.NONE).amount(100_000_000).pay();
-
-		assertThat(first.status()).isEqualTo(402);
-		assertThat(first.field("declineCode")).isEqualTo("amount_too_large");
-	}
-
-	@Test
 	void paymentMethodStripeDoesNotKnowIsDeclinedNotRetriedForever() {
 		Order order = new Order("card_not_a_payment_method");
 
