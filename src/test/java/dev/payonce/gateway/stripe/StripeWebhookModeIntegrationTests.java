@@ -29,6 +29,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import dev.payonce.TestCredentials;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.gateway.stripe.StripeApiModel.Intent;
 import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
@@ -79,7 +80,13 @@ class StripeWebhookModeIntegrationTests {
 	void testModeEventNamingAPendingLivePaymentIsAcknowledgedIgnoredAndSettlesNothing() throws Exception {
 		String orderId = "live-" + UUID.randomUUID();
 		stripe.plan(orderId, StripeFault.TIMEOUT_AFTER_CHARGE);
-		Reply first = new PaymentsApi(this.port).pay("key-" + UUID.randomUUID(), """
+		// A live Stripe key takes live API keys only (docs/design.md section 5, "One mode
+		// per adapter").
+		PaymentsApi admin = new PaymentsApi(this.port, TestCredentials.ADMIN_TOKEN);
+		Reply client = admin.send(admin.request("/admin/clients")
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"live-mode-webhooks\",\"mode\":\"live\"}")));
+		Reply first = new PaymentsApi(this.port, client.field("apiKey")).pay("key-" + UUID.randomUUID(), """
 				{"orderId":"%s","amount":1250,"currency":"EUR","paymentMethod":"pm_card_visa"}""".formatted(orderId));
 		assertThat(first.problemType()).endsWith("/payment-outcome-unknown");
 		String paymentId = first.field("paymentId");

@@ -110,7 +110,10 @@ class RefundIntegrationTests {
 		assertThat(unknown.status()).isEqualTo(404);
 		assertThat(unknown.problemType()).endsWith("/payment-not-found");
 		assertThat(othersPayment.status()).isEqualTo(404);
-		assertThat(othersPayment.body()).isEqualTo(unknown.body().replace(unknownId, paymentId));
+		// The same answer but for the payment id and this request's own Request-Id.
+		assertThat(othersPayment.body()).isEqualTo(unknown.body()
+			.replace(unknownId, paymentId)
+			.replace(unknown.field("requestId"), othersPayment.field("requestId")));
 		assertThat(corrected.status()).isEqualTo(201);
 		assertThat(count("SELECT count(*) FROM refunds WHERE payment_id = CAST(? AS uuid)", paymentId)).isEqualTo(1);
 	}
