@@ -62,28 +62,30 @@ final class ReadLimitFilter extends OncePerRequestFilter {
 			chain.doFilter(request, response);
 			return;
 		}
-		if (!this.total.tryAcquire()) {
-			refuse(request, response, HttpStatus.SERVICE_UNAVAILABLE, "service-unavailable", "Service unavailable",
-					"This instance is running as many reads as it allows at once. Retry after the time in "
-							+ "Retry-After.");
+		// The client's own share first: a client over it is told 429 (its own doing)
+		// even when all reads together are at the total too.
+		if (!acquire(clientId)) {
+			refuse(request, response, HttpStatus.TOO_MANY_REQUESTS, "rate-limit-exceeded", "Too many requests",
+					"This client has " + this.perClient
+							+ " reads in progress, the most it may run at once. Retry after the time in Retry-After.");
 			return;
 		}
 		try {
-			if (!acquire(clientId)) {
-				refuse(request, response, HttpStatus.TOO_MANY_REQUESTS, "rate-limit-exceeded", "Too many requests",
-						"This client has " + this.perClient
-								+ " reads in progress, the most it may run at once. Retry after the time in Retry-After.");
+			if (!this.total.tryAcquire()) {
+				refuse(request, response, HttpStatus.SERVICE_UNAVAILABLE, "service-unavailable", "Service unavailable",
+						"This instance is running as many reads as it allows at once. Retry after the time in "
+								+ "Retry-After.");
 				return;
 			}
 			try {
 				chain.doFilter(request, response);
 			}
 			finally {
-				release(clientId);
+				this.total.release();
 			}
 		}
 		finally {
-			this.total.release();
+			release(clientId);
 		}
 	}
 
