@@ -24,6 +24,10 @@ import com.stripe.net.Webhook;
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -116,6 +120,9 @@ class StripeWebhookController {
 	private final Clock clock;
 
 	/** The secret key's mode: events of the other one are ignored. */
+	/** Reads the signed body once more for its {@code livemode} alone. */
+	private static final ObjectMapper EVENT_READER = JsonMapper.builder().build();
+
 	private final StripeMode mode;
 
 	StripeWebhookController(PaymentWebhooks webhooks, StripePaymentGateway gateway, StripeProperties properties,
@@ -142,7 +149,7 @@ class StripeWebhookController {
 		String header = verified(bytes, Collections.list(request.getHeaders(SIGNATURE_HEADER)));
 		// Only a body Stripe signed is read at all.
 		Event event = parsed(bytes, header);
-		WebhookEffect effect = this.webhooks.apply(translate(event));
+		WebhookEffect effect = this.webhooks.apply(translate(event, livemode(bytes)));
 		return switch (effect) {
 			case WebhookEffect.Applied applied -> ResponseEntity.ok(Map.of("received", true));
 			case WebhookEffect.Duplicate duplicate -> ResponseEntity.ok(Map.of("received", true));
@@ -209,10 +216,31 @@ class StripeWebhookController {
 		}
 	}
 
-	/** The event in the payment module's terms; no Stripe type leaves this package. */
-	private WebhookEvent translate(Event event) {
+	/**
+	 * The event's {@code livemode} as the body spells it: a JSON boolean, or {@code null}
+	 * for anything else (absent, {@code null}, the string {@code "false"}, a number).
+	 * Stripe's events carry a boolean (https://docs.stripe.com/api/events/object); Gson,
+	 * which stripe-java reads events with, would coerce a string, so the mode is read
+	 * here from the signed bytes themselves.
+	 */
+	private static @Nullable Boolean livemode(byte[] body) {
+		try {
+			JsonNode livemode = EVENT_READER.readTree(body).path("livemode");
+			return livemode.isBoolean() ? livemode.booleanValue() : null;
+		}
+		catch (JacksonException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * The event in the payment module's terms; no Stripe type leaves this package.
+	 * @param livemode the body's {@code livemode} if it is a JSON boolean, else
+	 * {@code null}
+	 */
+	private WebhookEvent translate(Event event, @Nullable Boolean livemode) {
 		WebhookEvent.Subject subject;
-		if (event.getLivemode() == null || event.getLivemode() != this.mode.livemode()) {
+		if (livemode == null || livemode != this.mode.livemode()) {
 			// docs/design.md section 10: an event of the other mode never settles
 			// anything here, whatever its object names.
 			subject = new WebhookEvent.Subject.OtherMode();

@@ -745,16 +745,25 @@ class StripeWebhookIntegrationTests {
 		Map<String, Object> unstated = new LinkedHashMap<>(live);
 		unstated.put("id", "evt_" + UUID.randomUUID().toString().replace("-", ""));
 		unstated.remove("livemode");
+		// Stripe's livemode is a JSON boolean; a string spelling this adapter's mode is
+		// no
+		// statement of it (Gson alone would read it as false).
+		Map<String, Object> spelled = new LinkedHashMap<>(live);
+		spelled.put("id", "evt_" + UUID.randomUUID().toString().replace("-", ""));
+		spelled.put("livemode", "false");
 		String liveEvent = JSON.writeValueAsString(live);
 		String unstatedEvent = JSON.writeValueAsString(unstated);
+		String spelledEvent = JSON.writeValueAsString(spelled);
 
 		HttpResponse<String> answer = deliver(liveEvent, sign(liveEvent, Instant.now()));
 		HttpResponse<String> again = deliver(liveEvent, sign(liveEvent, Instant.now()));
 		HttpResponse<String> withoutMode = deliver(unstatedEvent, sign(unstatedEvent, Instant.now()));
+		HttpResponse<String> modeAsText = deliver(spelledEvent, sign(spelledEvent, Instant.now()));
 
 		assertThat(answer.statusCode()).isEqualTo(200);
 		assertThat(again.statusCode()).isEqualTo(200);
 		assertThat(withoutMode.statusCode()).isEqualTo(200);
+		assertThat(modeAsText.statusCode()).isEqualTo(200);
 		assertThat(status(pending.paymentId())).isEqualTo("PENDING");
 		assertThat(this.jdbc.sql("SELECT provider_reference IS NULL FROM payments WHERE id = ?::uuid")
 			.param(pending.paymentId())
@@ -762,6 +771,7 @@ class StripeWebhookIntegrationTests {
 			.single()).as("no provider reference taken from the other mode's object").isTrue();
 		assertThat(ledgerEffect(eventId(liveEvent))).isEqualTo("IGNORED");
 		assertThat(ledgerEffect(eventId(unstatedEvent))).isEqualTo("IGNORED");
+		assertThat(ledgerEffect(eventId(spelledEvent))).isEqualTo("IGNORED");
 		settle(pending);
 	}
 
