@@ -122,6 +122,16 @@ public final class PaymentsApi {
 			return field("type");
 		}
 
+		/**
+		 * The body with its {@code requestId} member's value replaced by
+		 * {@code REQUEST_ID}: every answer names its own request, so two answers that
+		 * must be alike are compared apart from it.
+		 */
+		public String bodyApartFromRequestId() {
+			String requestId = field("requestId");
+			return requestId.isEmpty() ? body() : body().replace(requestId, "REQUEST_ID");
+		}
+
 	}
 
 }
