@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.time.Duration;
 
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
@@ -58,9 +57,7 @@ class BodyReadDeadline extends OncePerRequestFilter {
 	}
 
 	/** The body stream, refusing every read that starts after the deadline. */
-	private static final class DeadlineInputStream extends ServletInputStream {
-
-		private final ServletInputStream body;
+	private static final class DeadlineInputStream extends ForwardingServletInputStream {
 
 		private final long deadline;
 
@@ -69,7 +66,7 @@ class BodyReadDeadline extends OncePerRequestFilter {
 		private volatile boolean expired;
 
 		DeadlineInputStream(ServletInputStream body, long deadline, Duration timeout) {
-			this.body = body;
+			super(body);
 			this.deadline = deadline;
 			this.timeout = timeout;
 		}
@@ -84,21 +81,6 @@ class BodyReadDeadline extends OncePerRequestFilter {
 		public int read(byte[] buffer, int offset, int length) throws IOException {
 			checkDeadline();
 			return this.body.read(buffer, offset, length);
-		}
-
-		@Override
-		public boolean isFinished() {
-			return this.body.isFinished();
-		}
-
-		@Override
-		public boolean isReady() {
-			return this.body.isReady();
-		}
-
-		@Override
-		public void setReadListener(ReadListener listener) {
-			this.body.setReadListener(listener);
 		}
 
 		private void checkDeadline() {

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
@@ -77,14 +76,12 @@ class StrictUtf8Bodies extends OncePerRequestFilter {
 	}
 
 	/** The body stream, checked byte by byte as it is read. */
-	private static final class ValidatingInputStream extends ServletInputStream {
-
-		private final ServletInputStream body;
+	private static final class ValidatingInputStream extends ForwardingServletInputStream {
 
 		private final Utf8Validator validator = new Utf8Validator();
 
 		ValidatingInputStream(ServletInputStream body) {
-			this.body = body;
+			super(body);
 		}
 
 		@Override
@@ -117,21 +114,6 @@ class StrictUtf8Bodies extends OncePerRequestFilter {
 			if (!this.validator.isComplete()) {
 				throw notUtf8(this.validator.offset());
 			}
-		}
-
-		@Override
-		public boolean isFinished() {
-			return this.body.isFinished();
-		}
-
-		@Override
-		public boolean isReady() {
-			return this.body.isReady();
-		}
-
-		@Override
-		public void setReadListener(ReadListener listener) {
-			this.body.setReadListener(listener);
 		}
 
 	}
