@@ -10,6 +10,7 @@ import java.util.Optional;
 
 import com.stripe.StripeClient;
 import com.stripe.exception.StripeException;
+import com.stripe.model.HasId;
 import com.stripe.model.PaymentIntent;
 import com.stripe.model.Refund;
 import com.stripe.model.StripeCollection;
@@ -224,41 +225,96 @@ class StripePaymentGateway implements PaymentGateway {
 	private GatewayResult list(ChargeRequest request) {
 		long since = Math.max(0, request.createdAt().minus(CLOCK_SKEW).getEpochSecond());
 		String paymentId = request.paymentId().toString();
-		List<PaymentIntent> found = new ArrayList<>();
+		Optional<List<PaymentIntent>> listed = everyPage("PaymentIntents since payment " + paymentId,
+				(after) -> this.stripe.v1()
+					.paymentIntents()
+					.list(PaymentIntentListParams.builder()
+						.setCreated(PaymentIntentListParams.Created.builder().setGte(since).build())
+						.setLimit(LIST_PAGE)
+						.setStartingAfter(after)
+						.build()));
+		if (listed.isEmpty()) {
+			return new GatewayResult.Unknown("stripe list failed or too long: no proof of absence");
+		}
+		List<PaymentIntent> found = listed.get()
+			.stream()
+			.filter((intent) -> intent.getMetadata() != null
+					&& paymentId.equals(intent.getMetadata().get(PAYMENT_ID_METADATA)))
+			.toList();
+		return found.isEmpty()
+				? new GatewayResult.NotAttempted(
+						"no PaymentIntent created since the payment carries its id (listed to the end)")
+				: best(request, found);
+	}
+
+	/**
+	 * One page of a Stripe list, after the object with the given id (none: the first).
+	 */
+	@FunctionalInterface
+	private interface Page<T extends HasId> {
+
+		StripeCollection<T> after(@Nullable String id) throws StripeException;
+
+	}
+
+	/**
+	 * Every object of a Stripe list, newest first, page after page with
+	 * {@code starting_after} until {@code has_more} is false
+	 * (https://docs.stripe.com/api/pagination): a list reads Stripe's own writes
+	 * (https://docs.stripe.com/search#data-freshness), so what it lacks, Stripe lacks.
+	 * @param what the list, for the log (no identifier of a customer)
+	 * @param page reads one page
+	 * @return the objects; empty if a page failed, a page was empty but said more
+	 * followed, or the list ran past {@link #MAX_LIST_PAGES} pages: never a partial list
+	 */
+	private static <T extends HasId> Optional<List<T>> everyPage(String what, Page<T> page) {
+		List<T> all = new ArrayList<>();
 		String after = null;
-		for (int page = 0; page < MAX_LIST_PAGES; page++) {
-			PaymentIntentListParams.Builder params = PaymentIntentListParams.builder()
-				.setCreated(PaymentIntentListParams.Created.builder().setGte(since).build())
-				.setLimit(LIST_PAGE);
-			if (after != null) {
-				params.setStartingAfter(after);
-			}
-			StripeCollection<PaymentIntent> intents;
+		for (int n = 0; n < MAX_LIST_PAGES; n++) {
+			StripeCollection<T> one;
 			try {
-				intents = this.stripe.v1().paymentIntents().list(params.build());
+				one = page.after(after);
 			}
 			catch (StripeException ex) {
-				return new GatewayResult.Unknown("stripe list failed: " + ex.getStatusCode() + " " + ex.getCode());
+				log.warn("Stripe list of {} failed: {} {}", what, ex.getStatusCode(), ex.getCode());
+				return Optional.empty();
 			}
-			List<PaymentIntent> data = (intents.getData() != null) ? intents.getData() : List.of();
-			data.stream()
-				.filter((intent) -> intent.getMetadata() != null
-						&& paymentId.equals(intent.getMetadata().get(PAYMENT_ID_METADATA)))
-				.forEach(found::add);
-			if (!Boolean.TRUE.equals(intents.getHasMore())) {
-				return found.isEmpty()
-						? new GatewayResult.NotAttempted(
-								"no PaymentIntent created since the payment carries its id (listed to the end)")
-						: best(request, found);
+			List<T> data = (one.getData() != null) ? one.getData() : List.of();
+			all.addAll(data);
+			if (!Boolean.TRUE.equals(one.getHasMore())) {
+				return Optional.of(all);
 			}
 			if (data.isEmpty()) {
-				return new GatewayResult.Unknown("stripe list page empty but has_more: no proof");
+				log.warn("Stripe list of {}: an empty page said more followed", what);
+				return Optional.empty();
 			}
 			after = data.get(data.size() - 1).getId();
 		}
-		log.warn("Payment {}: more than {} pages of PaymentIntents since it was created; no proof of absence",
-				paymentId, MAX_LIST_PAGES);
-		return new GatewayResult.Unknown("too many PaymentIntents since the payment to list to the end");
+		log.warn("Stripe list of {}: more than {} pages, not read to the end", what, MAX_LIST_PAGES);
+		return Optional.empty();
+	}
+
+	/**
+	 * Every refund of a PaymentIntent, whoever made it
+	 * (https://docs.stripe.com/api/refunds/list), read to the end ({@link #everyPage}).
+	 */
+	private Optional<List<Refund>> everyRefundOf(String paymentIntent) {
+		return everyPage("refunds of " + paymentIntent,
+				(after) -> this.stripe.v1()
+					.refunds()
+					.list(RefundListParams.builder()
+						.setPaymentIntent(paymentIntent)
+						.setLimit(REFUND_PAGE)
+						.setStartingAfter(after)
+						.build()));
+	}
+
+	/** The refunds of a PaymentIntent that carry the given Payonce refund id. */
+	private static List<Refund> carrying(String refundId, List<Refund> refunds) {
+		return refunds.stream()
+			.filter((refund) -> refund.getMetadata() != null
+					&& refundId.equals(refund.getMetadata().get(REFUND_ID_METADATA)))
+			.toList();
 	}
 
 	/** The outcome of the PaymentIntents that carry the payment id: the money wins. */
@@ -303,28 +359,14 @@ class StripePaymentGateway implements PaymentGateway {
 
 	@Override
 	public GatewayResult lookupRefund(RefundRequest request) {
-		RefundListParams params = RefundListParams.builder()
-			.setPaymentIntent(request.chargeReference())
-			.setLimit(REFUND_PAGE)
-			.build();
-		StripeCollection<Refund> refunds;
-		try {
-			refunds = this.stripe.v1().refunds().list(params);
-		}
-		catch (StripeException ex) {
-			return new GatewayResult.Unknown("stripe refund list failed: " + ex.getStatusCode() + " " + ex.getCode());
+		Optional<List<Refund>> refunds = everyRefundOf(request.chargeReference());
+		if (refunds.isEmpty()) {
+			return new GatewayResult.Unknown("stripe refund list failed or too long");
 		}
 		String refundId = request.refundId().toString();
-		List<Refund> found = refunds.getData()
-			.stream()
-			.filter((refund) -> refund.getMetadata() != null
-					&& refundId.equals(refund.getMetadata().get(REFUND_ID_METADATA)))
-			.toList();
+		List<Refund> found = carrying(refundId, refunds.get());
 		if (found.isEmpty()) {
-			// More refunds than one page: the one asked for may be on another.
-			return Boolean.TRUE.equals(refunds.getHasMore())
-					? new GatewayResult.Unknown("more refunds of the PaymentIntent than one page")
-					: new GatewayResult.NotAttempted("no refund of the PaymentIntent carries this refund id");
+			return new GatewayResult.NotAttempted("no refund of the PaymentIntent carries this refund id");
 		}
 		if (found.size() > 1) {
 			log.error("Stripe has {} refunds for refund {}: refunded more than once", found.size(), refundId);
@@ -422,33 +464,8 @@ class StripePaymentGateway implements PaymentGateway {
 	@Override
 	public Optional<List<String>> providerRefunds(RefundRequest request) {
 		String refundId = request.refundId().toString();
-		List<String> found = new ArrayList<>();
-		String after = null;
-		for (int page = 0; page < MAX_LIST_PAGES; page++) {
-			RefundListParams.Builder params = RefundListParams.builder()
-				.setPaymentIntent(request.chargeReference())
-				.setLimit(REFUND_PAGE);
-			if (after != null) {
-				params.setStartingAfter(after);
-			}
-			StripeCollection<Refund> refunds;
-			try {
-				refunds = this.stripe.v1().refunds().list(params.build());
-			}
-			catch (StripeException ex) {
-				return Optional.empty();
-			}
-			List<Refund> data = (refunds.getData() != null) ? refunds.getData() : List.of();
-			data.stream()
-				.filter((refund) -> refund.getMetadata() != null
-						&& refundId.equals(refund.getMetadata().get(REFUND_ID_METADATA)))
-				.forEach((refund) -> found.add(refund.getId()));
-			if (!Boolean.TRUE.equals(refunds.getHasMore()) || data.isEmpty()) {
-				return Optional.of(found);
-			}
-			after = data.get(data.size() - 1).getId();
-		}
-		return Optional.empty();
+		return everyRefundOf(request.chargeReference())
+			.map((refunds) -> carrying(refundId, refunds).stream().map(Refund::getId).toList());
 	}
 
 	/**
@@ -485,28 +502,12 @@ class StripePaymentGateway implements PaymentGateway {
 	/**
 	 * A PaymentIntent's refunds, all of them whoever made them, for the webhook
 	 * controller's {@code charge.refunded} (docs/design.md section 10): a list, not a
-	 * search, so it reads Stripe's own writes (https://docs.stripe.com/api/refunds/list).
+	 * search, so it reads Stripe's own writes.
 	 * @param paymentIntent the PaymentIntent's id
-	 * @return its refunds, up to one page of {@value #REFUND_PAGE}, or empty if Stripe
-	 * could not be read
+	 * @return its refunds, every page; empty if Stripe could not be read to the end
 	 */
 	Optional<List<Refund>> refundsOf(String paymentIntent) {
-		RefundListParams params = RefundListParams.builder()
-			.setPaymentIntent(paymentIntent)
-			.setLimit(REFUND_PAGE)
-			.build();
-		try {
-			StripeCollection<Refund> refunds = this.stripe.v1().refunds().list(params);
-			if (Boolean.TRUE.equals(refunds.getHasMore())) {
-				log.warn("PaymentIntent {} has more refunds than one page; the first {} are read", paymentIntent,
-						REFUND_PAGE);
-			}
-			return Optional.of(refunds.getData());
-		}
-		catch (StripeException ex) {
-			log.warn("Stripe refund list failed: {} {}", ex.getStatusCode(), ex.getCode());
-			return Optional.empty();
-		}
+		return everyRefundOf(paymentIntent);
 	}
 
 	private static int rank(GatewayResult result) {
