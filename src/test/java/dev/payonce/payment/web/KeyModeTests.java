@@ -1,16 +1,10 @@
 package dev.payonce.payment.web;
 
-import java.time.Duration;
-import java.util.Optional;
-
 import org.junit.jupiter.api.Test;
 
 import dev.payonce.client.ClientId;
 import dev.payonce.client.CurrentClient;
-import dev.payonce.payment.ChargeRequest;
-import dev.payonce.payment.GatewayResult;
 import dev.payonce.payment.PaymentGateway;
-import dev.payonce.payment.RefundRequest;
 import dev.payonce.web.ApiProblem;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,8 +19,9 @@ class KeyModeTests {
 
 	@Test
 	void refusesATestKeyOnALiveGateway() {
-		assertThatExceptionOfType(ApiProblem.class).isThrownBy(
-				() -> PaymentController.requireKeyMode(new ModeGateway(PaymentGateway.Mode.LIVE), new Caller(false)))
+		assertThatExceptionOfType(ApiProblem.class)
+			.isThrownBy(() -> PaymentController.requireKeyMode(StatedGateway.ofMode(PaymentGateway.Mode.LIVE),
+					new Caller(false)))
 			.satisfies((problem) -> {
 				assertThat(problem.getStatusCode().value()).isEqualTo(403);
 				assertThat(problem.getBody().getType())
@@ -38,24 +33,24 @@ class KeyModeTests {
 
 	@Test
 	void refusesALiveKeyOnATestGateway() {
-		assertThatExceptionOfType(ApiProblem.class).isThrownBy(
-				() -> PaymentController.requireKeyMode(new ModeGateway(PaymentGateway.Mode.TEST), new Caller(true)));
+		assertThatExceptionOfType(ApiProblem.class).isThrownBy(() -> PaymentController
+			.requireKeyMode(StatedGateway.ofMode(PaymentGateway.Mode.TEST), new Caller(true)));
 	}
 
 	@Test
 	void acceptsAKeyOfTheGatewaysMode() {
-		assertThatNoException().isThrownBy(
-				() -> PaymentController.requireKeyMode(new ModeGateway(PaymentGateway.Mode.LIVE), new Caller(true)));
-		assertThatNoException().isThrownBy(
-				() -> PaymentController.requireKeyMode(new ModeGateway(PaymentGateway.Mode.TEST), new Caller(false)));
+		assertThatNoException().isThrownBy(() -> PaymentController
+			.requireKeyMode(StatedGateway.ofMode(PaymentGateway.Mode.LIVE), new Caller(true)));
+		assertThatNoException().isThrownBy(() -> PaymentController
+			.requireKeyMode(StatedGateway.ofMode(PaymentGateway.Mode.TEST), new Caller(false)));
 	}
 
 	@Test
 	void gatewayOfNoModeAcceptsKeysOfEither() {
 		assertThatNoException()
-			.isThrownBy(() -> PaymentController.requireKeyMode(new ModeGateway(null), new Caller(true)));
+			.isThrownBy(() -> PaymentController.requireKeyMode(StatedGateway.ofMode(null), new Caller(true)));
 		assertThatNoException()
-			.isThrownBy(() -> PaymentController.requireKeyMode(new ModeGateway(null), new Caller(false)));
+			.isThrownBy(() -> PaymentController.requireKeyMode(StatedGateway.ofMode(null), new Caller(false)));
 	}
 
 	private record Caller(boolean live) implements CurrentClient {
@@ -67,40 +62,6 @@ class KeyModeTests {
 
 		@Override
 		public void confirmAuthorized() {
-		}
-
-	}
-
-	private record ModeGateway(PaymentGateway.Mode fixedMode) implements PaymentGateway {
-
-		@Override
-		public Optional<Mode> mode() {
-			return Optional.ofNullable(this.fixedMode);
-		}
-
-		@Override
-		public GatewayResult charge(ChargeRequest request) {
-			throw new UnsupportedOperationException("the mode check never charges");
-		}
-
-		@Override
-		public GatewayResult lookup(ChargeRequest request) {
-			throw new UnsupportedOperationException("the mode check never looks up");
-		}
-
-		@Override
-		public GatewayResult refund(RefundRequest request) {
-			throw new UnsupportedOperationException("the mode check never refunds");
-		}
-
-		@Override
-		public GatewayResult lookupRefund(RefundRequest request) {
-			throw new UnsupportedOperationException("the mode check never looks up");
-		}
-
-		@Override
-		public Duration worstCaseCallDuration() {
-			return Duration.ZERO;
 		}
 
 	}

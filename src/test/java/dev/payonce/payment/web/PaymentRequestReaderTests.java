@@ -1,8 +1,6 @@
 package dev.payonce.payment.web;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.Currency;
 
 import jakarta.validation.Validation;
 import jakarta.validation.ValidatorFactory;
@@ -16,11 +14,7 @@ import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.idempotency.RequestFingerprint;
 import dev.payonce.payment.AmountLimits;
-import dev.payonce.payment.ChargeRequest;
-import dev.payonce.payment.GatewayResult;
 import dev.payonce.payment.PaymentCommand;
-import dev.payonce.payment.PaymentGateway;
-import dev.payonce.payment.RefundRequest;
 import dev.payonce.web.ApiProblem;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,7 +29,9 @@ class PaymentRequestReaderTests {
 	private final ValidatorFactory validation = Validation.buildDefaultValidatorFactory();
 
 	private final PaymentRequestReader reader = new PaymentRequestReader(JsonMapper.builder().build(),
-			this.validation.getValidator(), new KwdInTensGateway());
+			this.validation.getValidator(),
+			StatedGateway.withLimits((currency) -> "KWD".equals(currency.getCurrencyCode())
+					? new AmountLimits(10, 99_999_990) : AmountLimits.ANY));
 
 	@AfterEach
 	void close() {
@@ -145,41 +141,6 @@ class PaymentRequestReaderTests {
 
 	private PaymentCommand read(String json) {
 		return this.reader.read(new ClientId("test"), new IdempotencyKey("k"), json.getBytes(StandardCharsets.UTF_8));
-	}
-
-	/** A provider that takes KWD only in steps of 10 and any other amount. */
-	private static final class KwdInTensGateway implements PaymentGateway {
-
-		@Override
-		public AmountLimits amountLimits(Currency currency) {
-			return "KWD".equals(currency.getCurrencyCode()) ? new AmountLimits(10, 99_999_990) : AmountLimits.ANY;
-		}
-
-		@Override
-		public GatewayResult charge(ChargeRequest request) {
-			throw new UnsupportedOperationException("a reader never charges");
-		}
-
-		@Override
-		public GatewayResult lookup(ChargeRequest request) {
-			throw new UnsupportedOperationException("a reader never looks up");
-		}
-
-		@Override
-		public GatewayResult refund(RefundRequest request) {
-			throw new UnsupportedOperationException("a reader never refunds");
-		}
-
-		@Override
-		public GatewayResult lookupRefund(RefundRequest request) {
-			throw new UnsupportedOperationException("a reader never looks up");
-		}
-
-		@Override
-		public Duration worstCaseCallDuration() {
-			return Duration.ZERO;
-		}
-
 	}
 
 }
