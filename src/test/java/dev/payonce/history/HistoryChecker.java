@@ -63,9 +63,13 @@ public final class HistoryChecker {
 	public static List<Anomaly> report(String soak, History history, Map<String, KeyOutcome> ends) {
 		List<Anomaly> anomalies = check(history, ends);
 		Map<Operation.Type, Long> types = new java.util.EnumMap<>(Operation.Type.class);
-		history.operations().forEach((operation) -> types.merge(operation.type(), 1L, Long::sum));
+		Set<String> keys = new TreeSet<>(ends.keySet());
+		history.operations().forEach((operation) -> {
+			types.merge(operation.type(), 1L, Long::sum);
+			keys.add(operation.key());
+		});
 		System.out.printf("History %s: %d operations %s over %d keys, %d anomalies%s%n", soak, history.size(), types,
-				ends.size(), anomalies.size(), anomalies.isEmpty() ? "" : " " + anomalies);
+				keys.size(), anomalies.size(), anomalies.isEmpty() ? "" : " " + anomalies);
 		return anomalies;
 	}
 
