@@ -18,8 +18,8 @@ import io.payonce.client.RefundRequest;
  * refunds. With no arguments it talks to a local Payonce
  * ({@code ./mvnw spring-boot:test-run -Dspring-boot.run.profiles=local} at the repository
  * root) as its development client; run it from {@code client-library/} with
- * {@code ../mvnw -q test-compile exec:java -Dexec.classpathScope=test
- * -Dexec.mainClass=io.payonce.client.example.CheckoutExample}.
+ * {@code ../mvnw -q test-compile exec:exec@example}, adding
+ * {@code -Dexample.args="<base URL> <API key>"} for another Payonce.
  */
 public final class CheckoutExample {
 
@@ -63,8 +63,9 @@ public final class CheckoutExample {
 			case PaymentOutcome.Declined declined ->
 				out.println("declined: " + declined.declineCode().orElse("no code") + "; ask for another card");
 			case PaymentOutcome.Failed failed -> out.println("not charged; pay again with a new key");
-			case OutcomeUnknown unknown -> out.println("outcome unknown (" + unknown.reason()
-					+ "): call again later with the same key; payment " + unknown.paymentId().orElse(null));
+			case OutcomeUnknown unknown ->
+				out.println("outcome unknown (" + unknown.reason() + "): call again later with the same key; payment "
+						+ unknown.paymentId().map(Object::toString).orElse("not known yet"));
 		}
 	}
 
