@@ -104,7 +104,7 @@ final class Json {
 	private static Payment payment(JsonNode node) {
 		return new Payment(new PaymentId(UUID.fromString(string(node, "id"))), string(node, "orderId"),
 				required(node, "amount").asLong(), Currency.getInstance(string(node, "currency")),
-				node.path("refundedAmount").asLong(0), PaymentStatus.of(string(node, "status")),
+				node.path("refundedAmount").asLong(0), Status.of(string(node, "status")),
 				text(node, "providerReference"), Instant.parse(string(node, "createdAt")));
 	}
 
@@ -112,7 +112,7 @@ final class Json {
 		return new Refund(new RefundId(UUID.fromString(string(node, "id"))),
 				new PaymentId(UUID.fromString(string(node, "paymentId"))), required(node, "amount").asLong(),
 				Currency.getInstance(string(node, "currency")), text(node, "reason").map(RefundReason::of),
-				RefundStatus.of(string(node, "status")), text(node, "providerReference"),
+				Status.of(string(node, "status")), text(node, "providerReference"),
 				Instant.parse(string(node, "createdAt")));
 	}
 

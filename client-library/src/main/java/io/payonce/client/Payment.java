@@ -18,7 +18,7 @@ import java.util.Optional;
  * @param providerReference the provider's id of the charge, or empty while none is known
  * @param createdAt when the payment was created
  */
-public record Payment(PaymentId id, String orderId, long amount, Currency currency, long refundedAmount,
-		PaymentStatus status, Optional<String> providerReference, Instant createdAt) {
+public record Payment(PaymentId id, String orderId, long amount, Currency currency, long refundedAmount, Status status,
+		Optional<String> providerReference, Instant createdAt) {
 
 }

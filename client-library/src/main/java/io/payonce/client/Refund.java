@@ -17,6 +17,6 @@ import java.util.Optional;
  * @param createdAt when the refund was created
  */
 public record Refund(RefundId id, PaymentId paymentId, long amount, Currency currency, Optional<RefundReason> reason,
-		RefundStatus status, Optional<String> providerReference, Instant createdAt) {
+		Status status, Optional<String> providerReference, Instant createdAt) {
 
 }

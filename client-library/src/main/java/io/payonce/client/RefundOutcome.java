@@ -61,7 +61,7 @@ public sealed interface RefundOutcome permits RefundOutcome.Refunded, RefundOutc
 	 * @param paymentStatus the payment's status
 	 * @param problem the whole problem
 	 */
-	record NotRefundable(PaymentStatus paymentStatus, Problem problem) implements RefundOutcome {
+	record NotRefundable(Status paymentStatus, Problem problem) implements RefundOutcome {
 
 	}
 

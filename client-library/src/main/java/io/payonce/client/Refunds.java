@@ -132,7 +132,7 @@ public final class Refunds {
 					}
 				}
 				case "payment-not-refundable" -> {
-					return new RefundOutcome.NotRefundable(PaymentStatus.of(problem.member("paymentStatus").orElse("")),
+					return new RefundOutcome.NotRefundable(Status.of(problem.member("paymentStatus").orElse("")),
 							problem);
 				}
 				case "refund-exceeds-refundable" -> {

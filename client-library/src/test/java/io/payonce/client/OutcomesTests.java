@@ -113,7 +113,7 @@ class OutcomesTests {
 			.isEqualTo(new RefundOutcome.ExceedsRefundable(900, problemOf(transport, 0)));
 		assertThat(refunds.create(payment, KEY, RefundRequest.all())).isInstanceOfSatisfying(
 				RefundOutcome.NotRefundable.class,
-				(refusal) -> assertThat(refusal.paymentStatus()).isEqualTo(PaymentStatus.DECLINED));
+				(refusal) -> assertThat(refusal.paymentStatus()).isEqualTo(Status.DECLINED));
 		assertThat(refunds.create(payment, KEY, RefundRequest.all())).isInstanceOfSatisfying(
 				RefundOutcome.Declined.class,
 				(declined) -> assertThat(declined.declineCode()).contains("charge_disputed"));

@@ -1,19 +1,19 @@
 package io.payonce.client;
 
 /**
- * A refund's status. {@code PENDING} may still change; the others are final. The service
+ * A payment's status. {@code PENDING} may still change; the others are final. The service
  * may add values (its compatibility rule): a value this version does not know is
  * {@link #UNRECOGNIZED} and treated as not final.
  */
-public enum RefundStatus {
+public enum Status {
 
 	/** The outcome is not settled yet. */
 	PENDING,
-	/** The provider refunded. */
+	/** The provider charged or refunded. */
 	SUCCEEDED,
 	/** The provider declined. */
 	DECLINED,
-	/** Nothing was refunded, for good. */
+	/** Nothing was charged or refunded, for good. */
 	FAILED,
 	/** A value this version of the library does not know. */
 	UNRECOGNIZED;
@@ -26,8 +26,8 @@ public enum RefundStatus {
 		return this == SUCCEEDED || this == DECLINED || this == FAILED;
 	}
 
-	static RefundStatus of(String value) {
-		for (RefundStatus status : values()) {
+	static Status of(String value) {
+		for (Status status : values()) {
 			if (status != UNRECOGNIZED && status.name().equals(value)) {
 				return status;
 			}
