@@ -1,4 +1,4 @@
-package dev.payonce;
+package dev.payonce.ops;
 
 import java.sql.SQLException;
 
@@ -8,7 +8,7 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.transaction.TransactionSystemException;
 
-import dev.payonce.TransactionConfiguration.BrokenConnectionTolerantTransactionManager;
+import dev.payonce.ops.TransactionConfiguration.BrokenConnectionTolerantTransactionManager;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.payonce;
+package dev.payonce.ops;
 
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.payonce.web;
+package dev.payonce.ops;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -19,6 +19,9 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
+
+import dev.payonce.web.ApiProblem;
+import dev.payonce.web.Problems;
 
 /**
  * The first phase of a graceful shutdown (SIGTERM or a closing context): from then on

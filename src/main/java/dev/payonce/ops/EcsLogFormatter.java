@@ -1,4 +1,4 @@
-package dev.payonce;
+package dev.payonce.ops;
 
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
