@@ -13,6 +13,11 @@ import org.slf4j.LoggerFactory;
 import org.springframework.data.domain.Limit;
 import org.springframework.stereotype.Component;
 
+import dev.payonce.provider.ExtraCharge;
+import dev.payonce.provider.OperationContext;
+import dev.payonce.provider.PaymentGateway;
+import dev.payonce.provider.ProviderMetrics;
+
 /**
  * The safety net against a second charge or refund (docs/design.md section 5, "Extra
  * charges"). Payonce charges once per payment by construction; this sweep checks that
@@ -50,23 +55,23 @@ public class ExtraChargeSweep {
 
 	private final PaymentGateway gateway;
 
-	private final PaymentService paymentService;
-
 	private final RefundService refundService;
 
-	private final PaymentMetrics metrics;
+	private final ProviderMetrics metrics;
+
+	private final OperationContext context;
 
 	/** Provider refund ids already reported by this instance. */
 	private final Set<String> reported = ConcurrentHashMap.newKeySet();
 
-	ExtraChargeSweep(Payments payments, Refunds refunds, PaymentGateway gateway, PaymentService paymentService,
-			RefundService refundService, PaymentMetrics metrics) {
+	ExtraChargeSweep(Payments payments, Refunds refunds, PaymentGateway gateway, RefundService refundService,
+			ProviderMetrics metrics, OperationContext context) {
 		this.payments = payments;
 		this.refunds = refunds;
 		this.gateway = gateway;
-		this.paymentService = paymentService;
 		this.refundService = refundService;
 		this.metrics = metrics;
+		this.context = context;
 	}
 
 	/**
@@ -79,7 +84,7 @@ public class ExtraChargeSweep {
 			// A provider that keeps keys for good never sees a second key for a payment.
 			return 0;
 		}
-		Instant since = this.paymentService.now().minus(retention.get());
+		Instant since = this.context.now().minus(retention.get());
 		return sweepPayments(since) + sweepRefunds(since);
 	}
 

@@ -25,6 +25,9 @@ import dev.payonce.idempotency.IdempotencyService;
 import dev.payonce.idempotency.IdempotentOperation;
 import dev.payonce.idempotency.RequestFingerprint;
 import dev.payonce.idempotency.StoredResponse;
+import dev.payonce.provider.GatewayResult;
+import dev.payonce.provider.Money;
+import dev.payonce.provider.OperationContext;
 
 /**
  * Applies providers' webhook events to payments and refunds: at-least-once delivery in,
@@ -94,10 +97,13 @@ public class PaymentWebhooks {
 
 	private final ProviderRefunds providerRefunds;
 
+	private final OperationContext context;
+
 	PaymentWebhooks(WebhookEvents events, Payments payments, Refunds refunds, PaymentService paymentService,
 			RefundService refundService, IdempotencyService idempotency, PaymentMetrics metrics,
-			ProviderRefunds providerRefunds) {
+			ProviderRefunds providerRefunds, OperationContext context) {
 		this.providerRefunds = providerRefunds;
+		this.context = context;
 		this.events = events;
 		this.payments = payments;
 		this.refunds = refunds;
@@ -258,7 +264,7 @@ public class PaymentWebhooks {
 				return paymentAlreadyFinal(event, payment.get(), outcome);
 			}
 			Optional<StoredResponse> settled = PaymentWebhooks.this.idempotency.completeResource(
-					PaymentService.OPERATION, PaymentService.scope(payment.get().clientId()), paymentId.value(),
+					PaymentService.OPERATION, OperationContext.scope(payment.get().clientId()), paymentId.value(),
 					(id) -> {
 						PaymentWebhooks.this.events.record(event, id, null, "APPLIED", now());
 						return PaymentWebhooks.this.paymentService.finished(outcome).finish(id);
@@ -349,7 +355,8 @@ public class PaymentWebhooks {
 					throw new IllegalArgumentException("Not a final outcome: " + unknown);
 			};
 			Optional<StoredResponse> settled = PaymentWebhooks.this.idempotency.completeResource(
-					RefundService.OPERATION, PaymentService.scope(refund.get().clientId()), refundId.value(), (id) -> {
+					RefundService.OPERATION, OperationContext.scope(refund.get().clientId()), refundId.value(),
+					(id) -> {
 						PaymentWebhooks.this.events.record(event, paymentId, id, "APPLIED", now());
 						return finish.finish(id);
 					});
@@ -493,7 +500,7 @@ public class PaymentWebhooks {
 	}
 
 	private Instant now() {
-		return this.paymentService.now();
+		return this.context.now();
 	}
 
 }

@@ -13,6 +13,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
+import dev.payonce.provider.Money;
+
 /**
  * Money moved outside Payonce, in plain SQL (docs/design.md section 10): refunds the
  * provider made without Payonce ({@code provider_refunds}, one row per provider refund

@@ -22,6 +22,10 @@ import org.springframework.jdbc.core.SqlParameterValue;
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.ClaimUpdate;
 import dev.payonce.idempotency.ResourceInsert;
+import dev.payonce.provider.Money;
+import dev.payonce.provider.RefundReason;
+import dev.payonce.provider.RefundRequest;
+import dev.payonce.provider.VersionedWrites;
 
 /**
  * A refund of a payment: created {@code PENDING} in the claim transaction together with
@@ -263,7 +267,7 @@ public class Refund implements Persistable<UUID> {
 	 * @return the request with this refund's provider idempotency key
 	 */
 	public RefundRequest refundRequest(String chargeReference) {
-		return new RefundRequest(id(), id().providerIdempotencyKey(this.providerKeyGeneration), chargeReference,
+		return new RefundRequest(this.id, id().providerIdempotencyKey(this.providerKeyGeneration), chargeReference,
 				amount(), reason());
 	}
 

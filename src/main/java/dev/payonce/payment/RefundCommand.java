@@ -7,6 +7,8 @@ import org.jspecify.annotations.Nullable;
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.idempotency.RequestFingerprint;
+import dev.payonce.provider.Money;
+import dev.payonce.provider.RefundReason;
 
 /**
  * A validated request to refund a payment (docs/design.md section 8).

@@ -3,6 +3,8 @@ package dev.payonce.payment;
 import java.time.Duration;
 
 import dev.payonce.idempotency.StoredResponse;
+import dev.payonce.provider.AmountLimits;
+import dev.payonce.provider.Money;
 
 /**
  * What {@link RefundService#refund} decided, for the HTTP layer to render (docs/design.md

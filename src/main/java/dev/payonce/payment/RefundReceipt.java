@@ -3,6 +3,8 @@ package dev.payonce.payment;
 import io.swagger.v3.oas.annotations.media.Schema;
 import org.jspecify.annotations.Nullable;
 
+import dev.payonce.provider.RefundReason;
+
 /**
  * The receipt of a refund as the API shows it (docs/design.md section 8).
  *

@@ -8,6 +8,10 @@ import dev.payonce.idempotency.Lease;
 import dev.payonce.idempotency.ReconciliationProperties;
 import dev.payonce.idempotency.ReconciliationStep;
 import dev.payonce.idempotency.Settlement;
+import dev.payonce.provider.GatewayResult;
+import dev.payonce.provider.OperationContext;
+import dev.payonce.provider.PaymentGateway;
+import dev.payonce.provider.ProviderMetrics;
 
 /**
  * The refund operation's reconciliation step (docs/design.md section 8): settles stale
@@ -29,15 +33,18 @@ class RefundReconciliation implements ReconciliationStep {
 
 	private final ReconciliationProperties properties;
 
-	private final PaymentMetrics metrics;
+	private final ProviderMetrics metrics;
+
+	private final OperationContext context;
 
 	RefundReconciliation(RefundService refunds, PaymentService payments, PaymentGateway gateway,
-			ReconciliationProperties properties, PaymentMetrics metrics) {
+			ReconciliationProperties properties, ProviderMetrics metrics, OperationContext context) {
 		this.refunds = refunds;
 		this.payments = payments;
 		this.gateway = gateway;
 		this.properties = properties;
 		this.metrics = metrics;
+		this.context = context;
 	}
 
 	@Override
@@ -80,7 +87,7 @@ class RefundReconciliation implements ReconciliationStep {
 	}
 
 	private boolean givenUp(Refund refund) {
-		return !Duration.between(refund.createdAt(), this.payments.now())
+		return !Duration.between(refund.createdAt(), this.context.now())
 			.minus(this.properties.giveUpAfter())
 			.isNegative();
 	}

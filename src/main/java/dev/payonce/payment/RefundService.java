@@ -25,7 +25,17 @@ import dev.payonce.idempotency.IdempotentOperation;
 import dev.payonce.idempotency.ReconciliationProperties;
 import dev.payonce.idempotency.ReleaseStep;
 import dev.payonce.idempotency.ResourceInsert;
+import dev.payonce.idempotency.ResourceWrite;
 import dev.payonce.idempotency.StoredResponse;
+import dev.payonce.provider.AmountLimits;
+import dev.payonce.provider.FinishOverRead;
+import dev.payonce.provider.GatewayResult;
+import dev.payonce.provider.Money;
+import dev.payonce.provider.OperationContext;
+import dev.payonce.provider.PaymentGateway;
+import dev.payonce.provider.ProviderMetrics;
+import dev.payonce.provider.RefundRequest;
+import dev.payonce.provider.VersionedWrites;
 
 /**
  * Refunds payments exactly once per (client, idempotency key), as the {@code refund}
@@ -72,20 +82,26 @@ public class RefundService {
 
 	private final RefundResponses responses;
 
+	private final OperationContext context;
+
 	private final PaymentMetrics metrics;
+
+	private final ProviderMetrics calls;
 
 	private final ReconciliationProperties reconciliation;
 
 	RefundService(IdempotencyService idempotency, Refunds refunds, RefundReservations reservations,
-			PaymentService payments, PaymentGateway gateway, RefundResponses responses, PaymentMetrics metrics,
-			ReconciliationProperties reconciliation) {
+			PaymentService payments, PaymentGateway gateway, RefundResponses responses, OperationContext context,
+			PaymentMetrics metrics, ProviderMetrics calls, ReconciliationProperties reconciliation) {
 		this.idempotency = idempotency;
 		this.refunds = refunds;
 		this.reservations = reservations;
 		this.payments = payments;
 		this.gateway = gateway;
 		this.responses = responses;
+		this.context = context;
 		this.metrics = metrics;
+		this.calls = calls;
 		this.reconciliation = reconciliation;
 	}
 
@@ -102,7 +118,7 @@ public class RefundService {
 		if (notSupported != null) {
 			return notSupported;
 		}
-		ClaimRequest request = new ClaimRequest(PaymentService.scope(command.clientId()), command.idempotencyKey(),
+		ClaimRequest request = new ClaimRequest(OperationContext.scope(command.clientId()), command.idempotencyKey(),
 				command.fingerprint());
 		return switch (this.idempotency.execute(new RefundOperation(command), request)) {
 			case Execution.Completed<RefundOutcome> completed ->
@@ -233,7 +249,7 @@ public class RefundService {
 			this.chargeReference = reservation.get().chargeReference();
 			Refund refund = Refund.pending(new RefundId(resourceId), paymentId, this.command.clientId(),
 					new Money(reservation.get().amount(), reservation.get().currency()), this.command.reason(),
-					RefundService.this.payments.now());
+					RefundService.this.context.now());
 			return new Creation.Created<>(RefundService.this.refunds.saveAndFlush(refund));
 		}
 
@@ -250,7 +266,7 @@ public class RefundService {
 			ClaimUpdate reservation = RefundReservations.reservation(paymentId, clientId, this.command.amount(),
 					() -> stillRefused(RefundService.this.reservations.refusal(paymentId, clientId)));
 			ResourceInsert<Refund> insert = Refund.insertAfter(reservation, new RefundId(resourceId), paymentId,
-					clientId, this.command.reason(), RefundService.this.payments.now());
+					clientId, this.command.reason(), RefundService.this.context.now());
 			return Optional.of(new ResourceInsert<>((returned) -> {
 				this.chargeReference = (String) returned.get("provider_reference");
 				return insert.resource().apply(returned);
@@ -354,7 +370,7 @@ public class RefundService {
 	private ReleaseStep replayed(int generation) {
 		return (id) -> {
 			Refund refund = load(new RefundId(id));
-			if (refund.recordProviderKeyReplayed(generation, this.payments.now())) {
+			if (refund.recordProviderKeyReplayed(generation, this.context.now())) {
 				this.refunds.saveAndFlush(refund);
 				log.info("Refund {}: provider key generation {} answered from what the provider saved", id, generation);
 			}
@@ -370,7 +386,7 @@ public class RefundService {
 	ReleaseStep newProviderKeyGeneration(int from) {
 		return (id) -> {
 			Refund refund = load(new RefundId(id));
-			refund.startNewProviderKeyGeneration(from, this.payments.now());
+			refund.startNewProviderKeyGeneration(from, this.context.now());
 			this.refunds.saveAndFlush(refund);
 			log.warn("Refund {} moves to provider key generation {}: the provider has no refund for it", id,
 					refund.providerKeyGeneration());
@@ -378,7 +394,7 @@ public class RefundService {
 	}
 
 	private GatewayResult lookup(Refund refund) {
-		return this.metrics.providerCall("refund_lookup", refund.id(),
+		return this.calls.providerCall("refund_lookup", refund.id(),
 				() -> this.gateway.lookupRefund(refundRequest(refund)));
 	}
 
@@ -397,7 +413,7 @@ public class RefundService {
 
 	private Function<Refund, StoredResponse> succeeding(GatewayResult.Approved approved) {
 		return (refund) -> {
-			refund.markSucceeded(approved.providerReference(), this.payments.now());
+			refund.markSucceeded(approved.providerReference(), this.context.now());
 			return this.responses.created(refund);
 		};
 	}
@@ -417,7 +433,7 @@ public class RefundService {
 
 	private Function<Refund, StoredResponse> declining(GatewayResult.Declined declined) {
 		return (refund) -> {
-			refund.markDeclined(declined.providerReference(), declined.declineCode(), this.payments.now());
+			refund.markDeclined(declined.providerReference(), declined.declineCode(), this.context.now());
 			return this.responses.declined(refund);
 		};
 	}
@@ -425,7 +441,7 @@ public class RefundService {
 	/** Reconciliation gave up: refund FAILED, its reservation given back, 402 stored. */
 	FinishStep failed() {
 		return (refundId) -> finish(refundId, RefundStatus.FAILED, false, (refund) -> {
-			refund.markFailed(this.payments.now());
+			refund.markFailed(this.context.now());
 			return this.responses.failed(refund);
 		});
 	}
@@ -457,19 +473,19 @@ public class RefundService {
 			Function<Refund, StoredResponse> transition) {
 		UUID id = read.getId();
 		return new FinishOverRead<>(read, id, read.version(), transition,
-				(refund, readVersion) -> List.of(VersionedWrites.of(refund, readVersion),
+				(refund, readVersion) -> List.of(versionedWrite(refund, readVersion),
 						RefundReservations.settlement(refund.paymentId(), refund.amount().minorUnits(), refunded,
-								this.payments.now())),
+								this.context.now())),
 				(refundId) -> finish(refundId, status, refunded, transition),
 				(response) -> announce(id, status, response));
 	}
 
 	private void settle(Refund refund, boolean refunded) {
-		this.reservations.settle(refund.paymentId(), refund.amount().minorUnits(), refunded, this.payments.now());
+		this.reservations.settle(refund.paymentId(), refund.amount().minorUnits(), refunded, this.context.now());
 	}
 
 	private void announceAfterCommit(UUID id, RefundStatus status, StoredResponse response) {
-		PaymentService.afterCommit(() -> announce(id, status, response));
+		OperationContext.afterCommit(() -> announce(id, status, response));
 	}
 
 	private void announce(UUID id, RefundStatus status, StoredResponse response) {
@@ -485,11 +501,11 @@ public class RefundService {
 	 */
 	private boolean pastRefundWindow(Refund refund) {
 		return this.gateway.providerKeyRetention().isPresent()
-				&& !refund.createdAt().plus(this.reconciliation.giveUpAfter()).isAfter(this.payments.now());
+				&& !refund.createdAt().plus(this.reconciliation.giveUpAfter()).isAfter(this.context.now());
 	}
 
 	private GatewayResult callProvider(Refund refund, @Nullable String chargeReference) {
-		return this.metrics.providerCall("refund", refund.id(),
+		return this.calls.providerCall("refund", refund.id(),
 				() -> this.gateway.refund(refundRequest(refund, chargeReference)));
 	}
 
@@ -526,6 +542,16 @@ public class RefundService {
 	Refund load(RefundId refundId) {
 		return this.refunds.findById(refundId.value())
 			.orElseThrow(() -> new IllegalStateException("Claimed refund " + refundId + " does not exist"));
+	}
+
+	/**
+	 * The conditional {@code UPDATE} of a refund moved in memory since it was read
+	 * ({@link VersionedWrites}).
+	 */
+	private static ResourceWrite versionedWrite(Refund refund, long readVersion) {
+		return VersionedWrites.write("refunds", refund.getId(), readVersion, refund.status().name(),
+				refund.providerReference(), refund.declineCode(), refund.providerKeyGeneration(),
+				refund.providerKeyReplayedAt(), refund.updatedAt());
 	}
 
 }

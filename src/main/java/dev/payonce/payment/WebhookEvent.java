@@ -4,6 +4,9 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.payonce.provider.GatewayResult;
+import dev.payonce.provider.Money;
+
 /**
  * A provider's webhook event, already authenticated by the adapter that received it (for
  * Stripe, its signature verified) and translated out of the provider's types.

@@ -7,6 +7,8 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 import dev.payonce.client.ClientId;
+import dev.payonce.provider.Money;
+import dev.payonce.provider.RefundReason;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;

@@ -39,7 +39,7 @@ import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.payonce.payment.GatewayResult;
+import dev.payonce.provider.GatewayResult;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.payment.PaymentWebhooks;
 import dev.payonce.payment.RefundId;

@@ -23,7 +23,7 @@ import dev.payonce.idempotency.RecordQuota;
 import dev.payonce.idempotency.web.IdempotencyProblems;
 import dev.payonce.idempotency.web.StoredResponses;
 import dev.payonce.payment.PaymentCommand;
-import dev.payonce.payment.PaymentGateway;
+import dev.payonce.provider.PaymentGateway;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.payment.PaymentOutcome;
 import dev.payonce.payment.PaymentResponses;

@@ -7,9 +7,9 @@ import java.util.Locale;
 
 import org.springframework.http.HttpStatus;
 
-import dev.payonce.payment.AmountLimits;
-import dev.payonce.payment.Money;
-import dev.payonce.payment.PaymentGateway;
+import dev.payonce.provider.AmountLimits;
+import dev.payonce.provider.Money;
+import dev.payonce.provider.PaymentGateway;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.payment.PaymentStatus;
 import dev.payonce.payment.RefundId;

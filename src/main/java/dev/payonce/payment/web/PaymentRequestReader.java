@@ -24,10 +24,10 @@ import org.springframework.stereotype.Component;
 
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.IdempotencyKey;
-import dev.payonce.payment.AmountLimits;
-import dev.payonce.payment.Money;
+import dev.payonce.provider.AmountLimits;
+import dev.payonce.provider.Money;
 import dev.payonce.payment.PaymentCommand;
-import dev.payonce.payment.PaymentGateway;
+import dev.payonce.provider.PaymentGateway;
 import dev.payonce.web.Problems;
 
 /**

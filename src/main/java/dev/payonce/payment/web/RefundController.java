@@ -26,7 +26,7 @@ import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.idempotency.RecordQuota;
 import dev.payonce.idempotency.web.IdempotencyProblems;
 import dev.payonce.idempotency.web.StoredResponses;
-import dev.payonce.payment.PaymentGateway;
+import dev.payonce.provider.PaymentGateway;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.payment.RefundCommand;
 import dev.payonce.payment.RefundId;

@@ -15,7 +15,7 @@ import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.payment.RefundCommand;
-import dev.payonce.payment.RefundReason;
+import dev.payonce.provider.RefundReason;
 import dev.payonce.web.Problems;
 
 /**

@@ -29,12 +29,12 @@ import org.springframework.context.annotation.Primary;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.TestcontainersConfiguration;
-import dev.payonce.payment.ChargeRequest;
-import dev.payonce.payment.GatewayResult;
+import dev.payonce.provider.ChargeRequest;
+import dev.payonce.provider.GatewayResult;
 import dev.payonce.payment.Payment;
-import dev.payonce.payment.PaymentGateway;
+import dev.payonce.provider.PaymentGateway;
 import dev.payonce.payment.Refund;
-import dev.payonce.payment.RefundRequest;
+import dev.payonce.provider.RefundRequest;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,4 +1,4 @@
-package dev.payonce.payment;
+package dev.payonce.provider;
 
 /**
  * Which amounts of one currency a provider can charge or refund, in ISO 4217 minor units

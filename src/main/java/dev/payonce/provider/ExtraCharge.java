@@ -1,4 +1,4 @@
-package dev.payonce.payment;
+package dev.payonce.provider;
 
 /**
  * A charge the provider holds for a payment that Payonce did not record as the payment's

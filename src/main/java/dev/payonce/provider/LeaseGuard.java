@@ -1,4 +1,4 @@
-package dev.payonce.payment;
+package dev.payonce.provider;
 
 import java.time.Duration;
 
@@ -17,8 +17,8 @@ import dev.payonce.idempotency.ReconciliationProperties;
  * provider that forgets provider idempotency keys (Stripe prunes them after 24 hours),
  * the give-up window plus a lease and a worst-case call must end before the key is
  * forgotten: a payment is only re-charged while it is younger than the give-up window
- * ({@link PaymentService}), and a re-sent charge under a forgotten key would charge
- * again.
+ * (the payment module's {@code PaymentService}), and a re-sent charge under a forgotten
+ * key would charge again.
  */
 @Component
 class LeaseGuard implements InitializingBean {

@@ -1,4 +1,4 @@
-package dev.payonce.payment;
+package dev.payonce.provider;
 
 import java.sql.Types;
 import java.time.Instant;
@@ -22,10 +22,10 @@ import dev.payonce.idempotency.ResourceWrite;
  * overwritten. Plain SQL run by the engine's completion statement, because Hibernate
  * translates a JPQL {@code UPDATE} again on every execution (issue 13's profile: about 40
  * % of that statement's cost in the JVM). {@code refunded_amount} and
- * {@code refunds_in_flight} are never written here ({@link RefundReservations} owns
- * them).
+ * {@code refunds_in_flight} are never written here (the refund module's reservation
+ * statements own them).
  */
-final class VersionedWrites {
+public final class VersionedWrites {
 
 	private static final String SET = """
 			status = ?, provider_reference = ?, decline_code = ?, provider_key_generation = ?,
@@ -37,32 +37,15 @@ final class VersionedWrites {
 	}
 
 	/**
-	 * @param payment the payment, moved in memory since it was read
+	 * The conditional {@code UPDATE} of one resource moved in memory since it was read.
+	 * Payments and refunds share these columns' names. A {@code null} is bound with its
+	 * SQL type, so that it needs no round trip to ask the driver for it.
+	 * @param table the resource's table ({@code payments} or {@code refunds})
+	 * @param id the resource's id
 	 * @param readVersion the version it was read with
-	 * @return the conditional {@code UPDATE} of {@code payments}
+	 * @return the write, for {@link FinishOverRead}
 	 */
-	static ResourceWrite of(Payment payment, long readVersion) {
-		return write("payments", payment.getId(), readVersion, payment.status().name(), payment.providerReference(),
-				payment.declineCode(), payment.providerKeyGeneration(), payment.providerKeyReplayedAt(),
-				payment.updatedAt());
-	}
-
-	/**
-	 * @param refund the refund, moved in memory since it was read
-	 * @param readVersion the version it was read with
-	 * @return the conditional {@code UPDATE} of {@code refunds}
-	 */
-	static ResourceWrite of(Refund refund, long readVersion) {
-		return write("refunds", refund.getId(), readVersion, refund.status().name(), refund.providerReference(),
-				refund.declineCode(), refund.providerKeyGeneration(), refund.providerKeyReplayedAt(),
-				refund.updatedAt());
-	}
-
-	/**
-	 * The two tables share the columns' names. A {@code null} is bound with its SQL type,
-	 * so that it needs no round trip to ask the driver for it.
-	 */
-	private static ResourceWrite write(String table, UUID id, long readVersion, String status,
+	public static ResourceWrite write(String table, UUID id, long readVersion, String status,
 			@Nullable String providerReference, @Nullable String declineCode, int providerKeyGeneration,
 			@Nullable Instant providerKeyReplayedAt, Instant updatedAt) {
 		List<Object> args = new ArrayList<>();
@@ -77,7 +60,11 @@ final class VersionedWrites {
 		return new ResourceWrite(table, SET, WHERE, args);
 	}
 
-	static @Nullable OffsetDateTime utc(@Nullable Instant instant) {
+	/**
+	 * @param instant an instant, or {@code null}
+	 * @return it at UTC, as a {@code timestamptz} is bound, or {@code null}
+	 */
+	public static @Nullable OffsetDateTime utc(@Nullable Instant instant) {
 		return (instant != null) ? instant.atOffset(ZoneOffset.UTC) : null;
 	}
 

@@ -1,4 +1,4 @@
-package dev.payonce.payment;
+package dev.payonce.provider;
 
 import java.util.List;
 import java.util.UUID;
@@ -35,14 +35,14 @@ import dev.payonce.idempotency.StoredResponse;
  *
  * @param <E> the resource's entity type
  */
-final class FinishOverRead<E> implements RenderedFinish {
+public final class FinishOverRead<E> implements RenderedFinish {
 
 	/**
 	 * The writes of a moved copy, the first conditioned on the row's version still being
 	 * the one it was read with ({@link VersionedWrites}).
 	 */
 	@FunctionalInterface
-	interface Writes<E> {
+	public interface Writes<E> {
 
 		/**
 		 * @param resource the copy, moved
@@ -79,7 +79,7 @@ final class FinishOverRead<E> implements RenderedFinish {
 	 * @param written runs after the completion that wrote the copy committed (for the log
 	 * line and the metric)
 	 */
-	FinishOverRead(E read, UUID readId, @Nullable Long readVersion, Function<E, StoredResponse> transition,
+	public FinishOverRead(E read, UUID readId, @Nullable Long readVersion, Function<E, StoredResponse> transition,
 			Writes<E> writes, FinishStep reread, Consumer<StoredResponse> written) {
 		this.read = read;
 		this.readId = readId;

@@ -1,6 +1,7 @@
-package dev.payonce.payment;
+package dev.payonce.provider;
 
 import java.time.Instant;
+import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
 
@@ -8,10 +9,12 @@ import org.jspecify.annotations.Nullable;
  * What Payonce asks the provider to charge; the same on every attempt of one provider key
  * generation, so the provider's idempotency layer sees the same parameters under the key.
  *
- * @param paymentId Payonce's payment id; adapters attach it to the provider's charge (for
- * Stripe, as metadata) so that a lookup can find the charge without the provider's id
+ * @param paymentId Payonce's payment id (the payment module's {@code PaymentId});
+ * adapters attach it to the provider's charge (for Stripe, as metadata) so that a lookup
+ * can find the charge without the provider's id
  * @param providerIdempotencyKey the key the provider deduplicates by, derived from the
- * payment id and its key generation ({@link PaymentId#providerIdempotencyKey(int)})
+ * payment id and its key generation (the payment module's
+ * {@code PaymentId.providerIdempotencyKey(int)})
  * @param amount the amount in minor units
  * @param paymentMethod the provider's payment method token, for example
  * {@code pm_card_visa}
@@ -24,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  * this instant, so a lookup that proves absence need only read the provider's charges
  * created since then (allowing for clock skew, docs/design.md section 5)
  */
-public record ChargeRequest(PaymentId paymentId, String providerIdempotencyKey, Money amount, String paymentMethod,
+public record ChargeRequest(UUID paymentId, String providerIdempotencyKey, Money amount, String paymentMethod,
 		String orderId, @Nullable String providerReference, Instant createdAt) {
 
 	/**
@@ -37,7 +40,7 @@ public record ChargeRequest(PaymentId paymentId, String providerIdempotencyKey, 
 	 * @param orderId the client's order id
 	 * @param providerReference the provider's id of the charge, or {@code null}
 	 */
-	public ChargeRequest(PaymentId paymentId, String providerIdempotencyKey, Money amount, String paymentMethod,
+	public ChargeRequest(UUID paymentId, String providerIdempotencyKey, Money amount, String paymentMethod,
 			String orderId, @Nullable String providerReference) {
 		this(paymentId, providerIdempotencyKey, amount, paymentMethod, orderId, providerReference, Instant.EPOCH);
 	}
@@ -50,7 +53,7 @@ public record ChargeRequest(PaymentId paymentId, String providerIdempotencyKey, 
 	 * @param paymentMethod the provider's payment method token
 	 * @param orderId the client's order id
 	 */
-	public ChargeRequest(PaymentId paymentId, String providerIdempotencyKey, Money amount, String paymentMethod,
+	public ChargeRequest(UUID paymentId, String providerIdempotencyKey, Money amount, String paymentMethod,
 			String orderId) {
 		this(paymentId, providerIdempotencyKey, amount, paymentMethod, orderId, null, Instant.EPOCH);
 	}
