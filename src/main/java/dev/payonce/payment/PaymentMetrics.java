@@ -11,14 +11,13 @@ import org.springframework.stereotype.Component;
 
 /**
  * The payment module's meters: {@code payonce.payments} (payments that reached a final
- * status, by status), {@code payonce.refunds} (the same for refunds),
- * {@code payonce.webhook.events} (webhook deliveries by effect), and
+ * status, by status), {@code payonce.webhook.events} (webhook deliveries by effect), and
  * {@code payonce.payments.succeeded.after.decline} and
  * {@code payonce.refunds.failed.after.success} (the provider's late word against a final
- * answer, docs/design.md section 10). Tags carry no identifiers, so cardinality stays
- * fixed. Each meter is looked up in the registry once and kept: a registry lookup (tags
- * sorted, meter filters applied, map searched) on every payment cost more than the
- * increment itself.
+ * answer, docs/design.md section 10). Every series exists from start-up, so a rate of it
+ * is never "no data". Tags carry no identifiers, so cardinality stays fixed. Each meter
+ * is looked up in the registry once and kept: a registry lookup (tags sorted, meter
+ * filters applied, map searched) on every payment cost more than the increment itself.
  */
 @Component
 class PaymentMetrics {
@@ -48,13 +47,6 @@ class PaymentMetrics {
 		for (String effect : new String[] { "applied", "duplicate", "ignored", "in_progress", "deferred" }) {
 			webhookEvents(effect);
 		}
-		// Every series exists from start-up, so a rate of unknown outcomes is never "no
-		// data".
-		for (RefundStatus status : RefundStatus.values()) {
-			if (status != RefundStatus.PENDING) {
-				refunds(status);
-			}
-		}
 	}
 
 	/**
@@ -76,18 +68,6 @@ class PaymentMetrics {
 
 	void paymentFinished(PaymentStatus status) {
 		payments(status).increment();
-	}
-
-	void refundFinished(RefundStatus status) {
-		refunds(status).increment();
-	}
-
-	private Counter refunds(RefundStatus status) {
-		return this.counters.computeIfAbsent("refunds:" + status.name(),
-				(name) -> Counter.builder("payonce.refunds")
-					.description("Refunds that reached a final status")
-					.tag("status", status.name().toLowerCase(Locale.ROOT))
-					.register(this.meters));
 	}
 
 	void webhookEvent(WebhookEffect effect) {

@@ -333,7 +333,7 @@ public class PaymentService {
 	 * @return {@link #succeeded} or {@link #declined}
 	 * @throws IllegalArgumentException for an outcome that is not final
 	 */
-	FinishStep finished(GatewayResult outcome) {
+	public FinishStep finished(GatewayResult outcome) {
 		return switch (outcome) {
 			case GatewayResult.Approved approved -> succeeded(approved);
 			case GatewayResult.Declined declined -> declined(declined);
@@ -420,7 +420,7 @@ public class PaymentService {
 	 * A payment by id, whatever its client; for takeovers and the reconciler.
 	 * @throws IllegalStateException if the payment does not exist
 	 */
-	Payment load(PaymentId paymentId) {
+	public Payment load(PaymentId paymentId) {
 		return this.payments.findById(paymentId.value())
 			.orElseThrow(() -> new IllegalStateException("Claimed payment " + paymentId + " does not exist"));
 	}

@@ -28,6 +28,11 @@ import dev.payonce.idempotency.StoredResponse;
 import dev.payonce.provider.GatewayResult;
 import dev.payonce.provider.Money;
 import dev.payonce.provider.OperationContext;
+import dev.payonce.refund.Refund;
+import dev.payonce.refund.RefundId;
+import dev.payonce.refund.RefundService;
+import dev.payonce.refund.RefundStatus;
+import dev.payonce.refund.Refunds;
 
 /**
  * Applies providers' webhook events to payments and refunds: at-least-once delivery in,

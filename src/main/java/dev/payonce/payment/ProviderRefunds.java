@@ -14,6 +14,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 import dev.payonce.provider.Money;
+import dev.payonce.refund.RefundId;
 
 /**
  * Money moved outside Payonce, in plain SQL (docs/design.md section 10): refunds the

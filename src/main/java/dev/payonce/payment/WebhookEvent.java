@@ -6,6 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.payonce.provider.GatewayResult;
 import dev.payonce.provider.Money;
+import dev.payonce.refund.RefundId;
 
 /**
  * A provider's webhook event, already authenticated by the adapter that received it (for

@@ -1,7 +1,7 @@
 /**
  * Payments, their refunds and providers' webhook events, the three operations of the
  * idempotency engine: {@link dev.payonce.payment.PaymentService} charges and
- * {@link dev.payonce.payment.RefundService} refunds through the
+ * {@link dev.payonce.refund.RefundService} refunds through the
  * {@link dev.payonce.provider.PaymentGateway} port outside any transaction, and
  * {@link dev.payonce.payment.PaymentWebhooks} applies each event once, each supplying
  * only its steps to {@link dev.payonce.idempotency.IdempotencyService#execute}

@@ -42,7 +42,7 @@ import org.springframework.web.bind.annotation.RestController;
 import dev.payonce.provider.GatewayResult;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.payment.PaymentWebhooks;
-import dev.payonce.payment.RefundId;
+import dev.payonce.refund.RefundId;
 import dev.payonce.payment.WebhookEffect;
 import dev.payonce.payment.WebhookEvent;
 import dev.payonce.web.ApiProblem;

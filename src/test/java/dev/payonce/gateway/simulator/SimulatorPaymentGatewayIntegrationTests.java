@@ -29,7 +29,7 @@ import dev.payonce.provider.ChargeRequest;
 import dev.payonce.provider.GatewayResult;
 import dev.payonce.provider.Money;
 import dev.payonce.payment.PaymentId;
-import dev.payonce.payment.RefundId;
+import dev.payonce.refund.RefundId;
 import dev.payonce.provider.RefundRequest;
 
 import static org.assertj.core.api.Assertions.assertThat;

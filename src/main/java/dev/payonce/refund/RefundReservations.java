@@ -1,4 +1,4 @@
-package dev.payonce.payment;
+package dev.payonce.refund;
 
 import java.sql.Types;
 import java.time.Instant;
@@ -17,6 +17,8 @@ import org.springframework.stereotype.Repository;
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.ClaimUpdate;
 import dev.payonce.idempotency.ResourceWrite;
+import dev.payonce.payment.PaymentId;
+import dev.payonce.payment.PaymentStatus;
 
 /**
  * The refund amounts on a payment row: {@code refunded_amount} and

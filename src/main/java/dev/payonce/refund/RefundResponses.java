@@ -1,4 +1,4 @@
-package dev.payonce.payment;
+package dev.payonce.refund;
 
 import java.net.URI;
 import java.util.LinkedHashMap;
@@ -14,6 +14,7 @@ import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 
 import dev.payonce.idempotency.StoredResponse;
+import dev.payonce.payment.PaymentId;
 import dev.payonce.web.Problems;
 
 /**

@@ -1,4 +1,4 @@
-package dev.payonce.payment.web;
+package dev.payonce.refund.web;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,8 +22,10 @@ import org.springframework.web.HttpMediaTypeNotSupportedException;
 
 import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.idempotency.web.IdempotencyHeaders;
-import dev.payonce.payment.RefundList;
-import dev.payonce.payment.RefundReceipt;
+import dev.payonce.payment.web.PaymentOperations;
+import dev.payonce.payment.web.ProblemExamples;
+import dev.payonce.refund.RefundList;
+import dev.payonce.refund.RefundReceipt;
 import dev.payonce.web.ApiDocumentation;
 
 /**
@@ -77,7 +79,7 @@ interface RefundOperations {
 											value = ProblemExamples.KEY_INVALID),
 									@ExampleObject(name = "invalid-request", value = ProblemExamples.INVALID_REQUEST),
 									@ExampleObject(name = "amount-not-supported",
-											value = ProblemExamples.REFUND_AMOUNT_NOT_SUPPORTED) })),
+											value = RefundProblemExamples.REFUND_AMOUNT_NOT_SUPPORTED) })),
 					@ApiResponse(responseCode = "403",
 							description = "The API key is of the other mode (test or live) than the payment provider's, "
 									+ "or is not a client's API key; nothing stored",
@@ -90,9 +92,12 @@ interface RefundOperations {
 							headers = @Header(name = IdempotencyHeaders.IDEMPOTENT_REPLAYED,
 									description = "Present, as true, only on a stored answer replayed",
 									schema = @Schema(type = "string", allowableValues = "true")),
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, examples = {
-									@ExampleObject(name = "refund-declined", value = ProblemExamples.REFUND_DECLINED),
-									@ExampleObject(name = "refund-failed", value = ProblemExamples.REFUND_FAILED) })),
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+									examples = {
+											@ExampleObject(name = "refund-declined",
+													value = RefundProblemExamples.REFUND_DECLINED),
+											@ExampleObject(name = "refund-failed",
+													value = RefundProblemExamples.REFUND_FAILED) })),
 					@ApiResponse(responseCode = "404",
 							description = "No such payment for this client (another client's payment looks the same); "
 									+ "nothing stored",
@@ -110,9 +115,9 @@ interface RefundOperations {
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
 									examples = {
 											@ExampleObject(name = "payment-not-refundable",
-													value = ProblemExamples.NOT_REFUNDABLE),
+													value = RefundProblemExamples.NOT_REFUNDABLE),
 											@ExampleObject(name = "refund-exceeds-refundable",
-													value = ProblemExamples.REFUND_EXCEEDS),
+													value = RefundProblemExamples.REFUND_EXCEEDS),
 											@ExampleObject(name = "idempotency-request-in-progress",
 													value = ProblemExamples.IN_PROGRESS) })),
 					@ApiResponse(responseCode = "422",
@@ -141,9 +146,9 @@ interface RefundOperations {
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
 									examples = {
 											@ExampleObject(name = "refund-provider-unavailable",
-													value = ProblemExamples.REFUND_PROVIDER_UNAVAILABLE),
+													value = RefundProblemExamples.REFUND_PROVIDER_UNAVAILABLE),
 											@ExampleObject(name = "refund-outcome-unknown",
-													value = ProblemExamples.REFUND_OUTCOME_UNKNOWN) })) })
+													value = RefundProblemExamples.REFUND_OUTCOME_UNKNOWN) })) })
 	ResponseEntity<byte[]> create(@Parameter(hidden = true) String id, @Parameter(hidden = true) IdempotencyKey key,
 			@Parameter(hidden = true) HttpHeaders headers, @Parameter(hidden = true) InputStream body)
 			throws IOException, HttpMediaTypeNotSupportedException;
@@ -169,7 +174,7 @@ interface RefundOperations {
 									+ "unknown or repeated parameter",
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
 									examples = @ExampleObject(name = "invalid-request",
-											value = ProblemExamples.INVALID_LIST_PARAMETERS))),
+											value = RefundProblemExamples.INVALID_LIST_PARAMETERS))),
 					@ApiResponse(responseCode = "404", description = "No such payment for this client",
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
 									examples = @ExampleObject(name = "payment-not-found",
@@ -196,7 +201,7 @@ interface RefundOperations {
 					@ApiResponse(responseCode = "404", description = "No such refund of this payment for this client",
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
 									examples = @ExampleObject(name = "refund-not-found",
-											value = ProblemExamples.REFUND_NOT_FOUND))),
+											value = RefundProblemExamples.REFUND_NOT_FOUND))),
 					@ApiResponse(responseCode = "429", description = "Over the client's request rate",
 							headers = @Header(name = HttpHeaders.RETRY_AFTER, required = true,
 									description = "Seconds to wait before retrying",

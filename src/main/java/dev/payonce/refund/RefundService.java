@@ -1,4 +1,4 @@
-package dev.payonce.payment;
+package dev.payonce.refund;
 
 import java.time.Duration;
 import java.util.List;
@@ -27,6 +27,9 @@ import dev.payonce.idempotency.ReleaseStep;
 import dev.payonce.idempotency.ResourceInsert;
 import dev.payonce.idempotency.ResourceWrite;
 import dev.payonce.idempotency.StoredResponse;
+import dev.payonce.payment.Payment;
+import dev.payonce.payment.PaymentId;
+import dev.payonce.payment.PaymentService;
 import dev.payonce.provider.AmountLimits;
 import dev.payonce.provider.FinishOverRead;
 import dev.payonce.provider.GatewayResult;
@@ -84,7 +87,7 @@ public class RefundService {
 
 	private final OperationContext context;
 
-	private final PaymentMetrics metrics;
+	private final RefundMetrics metrics;
 
 	private final ProviderMetrics calls;
 
@@ -92,7 +95,7 @@ public class RefundService {
 
 	RefundService(IdempotencyService idempotency, Refunds refunds, RefundReservations reservations,
 			PaymentService payments, PaymentGateway gateway, RefundResponses responses, OperationContext context,
-			PaymentMetrics metrics, ProviderMetrics calls, ReconciliationProperties reconciliation) {
+			RefundMetrics metrics, ProviderMetrics calls, ReconciliationProperties reconciliation) {
 		this.idempotency = idempotency;
 		this.refunds = refunds;
 		this.reservations = reservations;
@@ -399,7 +402,7 @@ public class RefundService {
 	}
 
 	/** Approved: refund SUCCEEDED, its reservation refunded, 201 stored. */
-	FinishStep succeeded(GatewayResult.Approved approved) {
+	public FinishStep succeeded(GatewayResult.Approved approved) {
 		return (refundId) -> finish(refundId, RefundStatus.SUCCEEDED, true, succeeding(approved));
 	}
 
@@ -419,7 +422,7 @@ public class RefundService {
 	}
 
 	/** Declined: refund DECLINED, its reservation given back, 402 stored. */
-	FinishStep declined(GatewayResult.Declined declined) {
+	public FinishStep declined(GatewayResult.Declined declined) {
 		return (refundId) -> finish(refundId, RefundStatus.DECLINED, false, declining(declined));
 	}
 
@@ -539,7 +542,7 @@ public class RefundService {
 	 * A refund by id, whatever its client; for takeovers and the reconciler.
 	 * @throws IllegalStateException if the refund does not exist
 	 */
-	Refund load(RefundId refundId) {
+	public Refund load(RefundId refundId) {
 		return this.refunds.findById(refundId.value())
 			.orElseThrow(() -> new IllegalStateException("Claimed refund " + refundId + " does not exist"));
 	}

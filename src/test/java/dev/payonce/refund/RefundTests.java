@@ -1,4 +1,4 @@
-package dev.payonce.payment;
+package dev.payonce.refund;
 
 import java.time.Instant;
 import java.util.Currency;
@@ -7,6 +7,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 import dev.payonce.client.ClientId;
+import dev.payonce.payment.PaymentId;
 import dev.payonce.provider.Money;
 import dev.payonce.provider.RefundReason;
 

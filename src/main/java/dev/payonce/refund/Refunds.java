@@ -1,4 +1,4 @@
-package dev.payonce.payment;
+package dev.payonce.refund;
 
 import java.time.Instant;
 import java.util.List;
@@ -12,7 +12,7 @@ import org.springframework.data.repository.Repository;
 /**
  * Stored refunds. Only the methods Payonce uses; refunds are never deleted.
  */
-interface Refunds extends Repository<Refund, UUID> {
+public interface Refunds extends Repository<Refund, UUID> {
 
 	Refund save(Refund refund);
 
@@ -65,8 +65,8 @@ interface Refunds extends Repository<Refund, UUID> {
 	 * than one provider key generation or FAILED. Served by the partial index
 	 * {@code ix_refunds_extra_refund_sweep}.
 	 */
-	@Query("SELECT r FROM Refund r WHERE r.createdAt >= :since AND r.status <> dev.payonce.payment.RefundStatus.PENDING"
-			+ " AND (r.providerKeyGeneration > 1 OR r.status = dev.payonce.payment.RefundStatus.FAILED)"
+	@Query("SELECT r FROM Refund r WHERE r.createdAt >= :since AND r.status <> dev.payonce.refund.RefundStatus.PENDING"
+			+ " AND (r.providerKeyGeneration > 1 OR r.status = dev.payonce.refund.RefundStatus.FAILED)"
 			+ " ORDER BY r.createdAt")
 	List<Refund> findExtraRefundCandidates(Instant since, Limit limit);
 

@@ -1,4 +1,4 @@
-package dev.payonce.payment;
+package dev.payonce.refund;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 import org.jspecify.annotations.Nullable;

@@ -1,4 +1,4 @@
-package dev.payonce.payment.web;
+package dev.payonce.refund.web;
 
 import java.util.List;
 import java.util.Map;
@@ -11,7 +11,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
 
-import dev.payonce.payment.RefundId;
+import dev.payonce.payment.web.FieldError;
+import dev.payonce.refund.RefundId;
 import dev.payonce.web.ApiProblem;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,4 +1,4 @@
-package dev.payonce.payment;
+package dev.payonce.refund;
 
 import java.util.Map;
 
@@ -7,6 +7,7 @@ import org.jspecify.annotations.Nullable;
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.idempotency.RequestFingerprint;
+import dev.payonce.payment.PaymentId;
 import dev.payonce.provider.Money;
 import dev.payonce.provider.RefundReason;
 

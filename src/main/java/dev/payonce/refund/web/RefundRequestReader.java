@@ -1,4 +1,4 @@
-package dev.payonce.payment.web;
+package dev.payonce.refund.web;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -14,7 +14,10 @@ import org.springframework.stereotype.Component;
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.payment.PaymentId;
-import dev.payonce.payment.RefundCommand;
+import dev.payonce.payment.web.FieldError;
+import dev.payonce.payment.web.PaymentProblems;
+import dev.payonce.payment.web.PaymentRequestReader;
+import dev.payonce.refund.RefundCommand;
 import dev.payonce.provider.RefundReason;
 import dev.payonce.web.Problems;
 

@@ -1,4 +1,4 @@
-package dev.payonce.payment.web;
+package dev.payonce.refund.web;
 
 import java.net.http.HttpRequest;
 import java.util.UUID;
@@ -17,6 +17,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.TestCredentials;
 import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -196,8 +197,7 @@ class RefundIntegrationTests {
 		Reply payment = this.api.send(this.api.request("/payments")
 			.header("Idempotency-Key", key)
 			.header("Content-Type", contentType)
-			.POST(HttpRequest.BodyPublishers
-				.ofString(PaymentIdempotencyIntegrationTests.body("order-" + key, 100, "ILS"))));
+			.POST(HttpRequest.BodyPublishers.ofString(PaymentsApi.paymentBody("order-" + key, 100, "ILS"))));
 		Reply client = admin.send(admin.request("/admin/clients")
 			.header("Content-Type", contentType)
 			.POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"multipart\"}")));
@@ -279,10 +279,9 @@ class RefundIntegrationTests {
 		String key = "route-" + UUID.randomUUID();
 		this.api.refund(paymentId, key, "{\"amount\":100}");
 
-		Reply asPayment = this.api.pay(key,
-				PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 100, "ILS"));
+		Reply asPayment = this.api.pay(key, PaymentsApi.paymentBody("order-" + UUID.randomUUID(), 100, "ILS"));
 		Reply paymentKeyAsRefund = this.api.refund(paymentId, key + "-payment", "{\"amount\":100}");
-		this.api.pay(key + "-pay", PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 100, "ILS"));
+		this.api.pay(key + "-pay", PaymentsApi.paymentBody("order-" + UUID.randomUUID(), 100, "ILS"));
 		Reply refundWithPaymentsKey = this.api.refund(paymentId, key + "-pay", "{\"amount\":100}");
 
 		assertThat(asPayment.status()).isEqualTo(422);

@@ -1,4 +1,4 @@
-package dev.payonce.payment;
+package dev.payonce.refund;
 
 import java.time.Duration;
 
@@ -8,6 +8,7 @@ import dev.payonce.idempotency.Lease;
 import dev.payonce.idempotency.ReconciliationProperties;
 import dev.payonce.idempotency.ReconciliationStep;
 import dev.payonce.idempotency.Settlement;
+import dev.payonce.payment.PaymentService;
 import dev.payonce.provider.GatewayResult;
 import dev.payonce.provider.OperationContext;
 import dev.payonce.provider.PaymentGateway;

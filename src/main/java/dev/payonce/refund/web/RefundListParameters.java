@@ -1,4 +1,4 @@
-package dev.payonce.payment.web;
+package dev.payonce.refund.web;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +11,9 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.MultiValueMap;
 
-import dev.payonce.payment.RefundId;
+import dev.payonce.payment.web.FieldError;
+import dev.payonce.payment.web.PaymentProblems;
+import dev.payonce.refund.RefundId;
 import dev.payonce.web.Problems;
 
 /**

@@ -1,4 +1,4 @@
-package dev.payonce.payment.web;
+package dev.payonce.refund.web;
 
 import java.time.Duration;
 import java.util.UUID;
@@ -15,6 +15,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.payonce.OffsetClock;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.idempotency.IdempotencyReconciler;
+import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,7 +49,7 @@ class RefundReconciliationIntegrationTests {
 	void unknownRefundKeepsItsReservationUntilTheReconcilerGivesItUp() {
 		PaymentsApi api = new PaymentsApi(this.port);
 		Reply paid = api.pay("pay-" + UUID.randomUUID(),
-				PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 900, "ILS"));
+				PaymentsApi.paymentBody("order-" + UUID.randomUUID(), 900, "ILS"));
 		String paymentId = paid.field("id");
 		String key = "unknown-refund-" + UUID.randomUUID();
 

@@ -1,4 +1,4 @@
-package dev.payonce.payment.web;
+package dev.payonce.refund.web;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,14 +26,17 @@ import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.idempotency.RecordQuota;
 import dev.payonce.idempotency.web.IdempotencyProblems;
 import dev.payonce.idempotency.web.StoredResponses;
+import dev.payonce.payment.web.FieldError;
+import dev.payonce.payment.web.PaymentController;
+import dev.payonce.payment.web.PaymentProblems;
 import dev.payonce.provider.PaymentGateway;
 import dev.payonce.payment.PaymentId;
-import dev.payonce.payment.RefundCommand;
-import dev.payonce.payment.RefundId;
-import dev.payonce.payment.RefundOutcome;
-import dev.payonce.payment.RefundPage;
-import dev.payonce.payment.RefundResponses;
-import dev.payonce.payment.RefundService;
+import dev.payonce.refund.RefundCommand;
+import dev.payonce.refund.RefundId;
+import dev.payonce.refund.RefundOutcome;
+import dev.payonce.refund.RefundPage;
+import dev.payonce.refund.RefundResponses;
+import dev.payonce.refund.RefundService;
 
 /**
  * {@code POST /payments/{id}/refunds}, {@code GET /payments/{id}/refunds} and {@code GET
@@ -105,14 +108,14 @@ class RefundController implements RefundOperations {
 			case RefundOutcome.InProgress inProgress -> throw IdempotencyProblems.inProgress(inProgress.retryAfter());
 			case RefundOutcome.PaymentNotFound notFound -> throw PaymentProblems.notFound();
 			case RefundOutcome.PaymentNotRefundable notRefundable ->
-				throw PaymentProblems.notRefundable(notRefundable.status());
+				throw RefundProblems.notRefundable(notRefundable.status());
 			case RefundOutcome.AmountNotSupported notSupported ->
 				throw PaymentProblems.amountNotSupported(notSupported.amount(), notSupported.limits(), true);
 			case RefundOutcome.ExceedsRefundable exceeds ->
-				throw PaymentProblems.refundExceedsRefundable(exceeds.refundable());
+				throw RefundProblems.refundExceedsRefundable(exceeds.refundable());
 			case RefundOutcome.Unresolved unresolved -> throw unresolved.outcomeUnknown()
-					? PaymentProblems.refundOutcomeUnknown(unresolved.refundId(), unresolved.retryAfter())
-					: PaymentProblems.refundProviderUnavailable(unresolved.refundId(), unresolved.retryAfter());
+					? RefundProblems.refundOutcomeUnknown(unresolved.refundId(), unresolved.retryAfter())
+					: RefundProblems.refundProviderUnavailable(unresolved.refundId(), unresolved.retryAfter());
 		};
 	}
 
@@ -125,7 +128,7 @@ class RefundController implements RefundOperations {
 				parameters.startingAfter())) {
 			case RefundPage.Found page -> json(this.responses.page(paymentId, page));
 			case RefundPage.PaymentNotFound notFound -> throw PaymentProblems.notFound();
-			case RefundPage.UnknownCursor unknown -> throw PaymentProblems.unknownCursor();
+			case RefundPage.UnknownCursor unknown -> throw RefundProblems.unknownCursor();
 		};
 	}
 
@@ -136,7 +139,7 @@ class RefundController implements RefundOperations {
 		RefundId refund = parseRefundId(refundId);
 		return this.refunds.find(this.currentClient.clientId(), paymentId, refund)
 			.map((found) -> json(this.responses.receipt(found)))
-			.orElseThrow(PaymentProblems::refundNotFound);
+			.orElseThrow(RefundProblems::refundNotFound);
 	}
 
 	private static ResponseEntity<byte[]> json(String body) {
@@ -164,12 +167,12 @@ class RefundController implements RefundOperations {
 		try {
 			UUID uuid = UUID.fromString(id);
 			if (!uuid.toString().equals(id)) {
-				throw PaymentProblems.refundNotFound();
+				throw RefundProblems.refundNotFound();
 			}
 			return new RefundId(uuid);
 		}
 		catch (IllegalArgumentException ex) {
-			throw PaymentProblems.refundNotFound();
+			throw RefundProblems.refundNotFound();
 		}
 	}
 

@@ -1,8 +1,9 @@
-package dev.payonce.payment;
+package dev.payonce.refund;
 
 import java.time.Duration;
 
 import dev.payonce.idempotency.StoredResponse;
+import dev.payonce.payment.PaymentStatus;
 import dev.payonce.provider.AmountLimits;
 import dev.payonce.provider.Money;
 

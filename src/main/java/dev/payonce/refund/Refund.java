@@ -1,4 +1,4 @@
-package dev.payonce.payment;
+package dev.payonce.refund;
 
 import java.sql.Types;
 import java.time.Instant;
@@ -22,6 +22,7 @@ import org.springframework.jdbc.core.SqlParameterValue;
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.ClaimUpdate;
 import dev.payonce.idempotency.ResourceInsert;
+import dev.payonce.payment.PaymentId;
 import dev.payonce.provider.Money;
 import dev.payonce.provider.RefundReason;
 import dev.payonce.provider.RefundRequest;

@@ -1,4 +1,4 @@
-package dev.payonce.payment.web;
+package dev.payonce.refund.web;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +24,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.PayonceProcess;
 import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -120,7 +121,7 @@ class ConcurrentRefundIntegrationTests {
 
 	private String pay() {
 		Reply paid = this.api.pay("refundable-" + UUID.randomUUID(),
-				PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), AMOUNT, "ILS"));
+				PaymentsApi.paymentBody("order-" + UUID.randomUUID(), AMOUNT, "ILS"));
 		assertThat(paid.status()).isEqualTo(201);
 		return paid.field("id");
 	}

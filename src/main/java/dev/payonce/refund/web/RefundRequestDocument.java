@@ -1,4 +1,4 @@
-package dev.payonce.payment.web;
+package dev.payonce.refund.web;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 

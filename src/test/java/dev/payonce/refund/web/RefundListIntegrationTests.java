@@ -1,4 +1,4 @@
-package dev.payonce.payment.web;
+package dev.payonce.refund.web;
 
 import java.net.http.HttpRequest;
 import java.util.ArrayList;
@@ -18,6 +18,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.TestCredentials;
 import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
