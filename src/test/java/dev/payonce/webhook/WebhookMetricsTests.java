@@ -1,4 +1,4 @@
-package dev.payonce.payment;
+package dev.payonce.webhook;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -6,16 +6,16 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link PaymentMetrics}: every webhook effect the README's metrics table lists exists
+ * {@link WebhookMetrics}: every webhook effect the README's metrics table lists exists
  * from start-up at zero, so a rate of it is never "no data".
  */
-class PaymentMetricsTests {
+class WebhookMetricsTests {
 
 	@Test
 	void everyWebhookEffectExistsAtZeroFromStartUp() {
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
-		new PaymentMetrics(registry);
+		new WebhookMetrics(registry);
 
 		assertThat(registry.find("payonce.webhook.events").counters())
 			.extracting((counter) -> counter.getId().getTag("effect"))

@@ -1,4 +1,4 @@
-package dev.payonce.payment;
+package dev.payonce.webhook;
 
 import java.time.Duration;
 

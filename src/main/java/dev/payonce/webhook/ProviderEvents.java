@@ -1,4 +1,4 @@
-package dev.payonce.payment;
+package dev.payonce.webhook;
 
 import java.time.Instant;
 import java.util.List;
@@ -25,6 +25,11 @@ import dev.payonce.idempotency.IdempotencyService;
 import dev.payonce.idempotency.IdempotentOperation;
 import dev.payonce.idempotency.RequestFingerprint;
 import dev.payonce.idempotency.StoredResponse;
+import dev.payonce.payment.Payment;
+import dev.payonce.payment.PaymentId;
+import dev.payonce.payment.PaymentService;
+import dev.payonce.payment.PaymentStatus;
+import dev.payonce.payment.Payments;
 import dev.payonce.provider.GatewayResult;
 import dev.payonce.provider.Money;
 import dev.payonce.provider.OperationContext;
@@ -75,12 +80,12 @@ import dev.payonce.refund.Refunds;
  * is a duplicate.
  */
 @Service
-public class PaymentWebhooks {
+public class ProviderEvents {
 
 	/** The operation's name, stored with each of its idempotency records. */
 	public static final String OPERATION = "webhook_event";
 
-	private static final Logger log = LoggerFactory.getLogger(PaymentWebhooks.class);
+	private static final Logger log = LoggerFactory.getLogger(ProviderEvents.class);
 
 	/** The stored answer to every delivery that is done with. */
 	static final StoredResponse ACKNOWLEDGED = new StoredResponse(200,
@@ -98,14 +103,14 @@ public class PaymentWebhooks {
 
 	private final IdempotencyService idempotency;
 
-	private final PaymentMetrics metrics;
+	private final WebhookMetrics metrics;
 
 	private final ProviderRefunds providerRefunds;
 
 	private final OperationContext context;
 
-	PaymentWebhooks(WebhookEvents events, Payments payments, Refunds refunds, PaymentService paymentService,
-			RefundService refundService, IdempotencyService idempotency, PaymentMetrics metrics,
+	ProviderEvents(WebhookEvents events, Payments payments, Refunds refunds, PaymentService paymentService,
+			RefundService refundService, IdempotencyService idempotency, WebhookMetrics metrics,
 			ProviderRefunds providerRefunds, OperationContext context) {
 		this.providerRefunds = providerRefunds;
 		this.context = context;
@@ -250,7 +255,7 @@ public class PaymentWebhooks {
 
 		private Action<WebhookEffect> actOnPayment(WebhookEvent event, WebhookEvent.Subject.OfPayment subject) {
 			PaymentId paymentId = subject.paymentId();
-			Optional<Payment> payment = PaymentWebhooks.this.payments.findById(paymentId.value());
+			Optional<Payment> payment = ProviderEvents.this.payments.findById(paymentId.value());
 			if (payment.isEmpty()) {
 				log.warn("Webhook event {} ({}) names payment {}, which does not exist", event.eventId(),
 						event.eventType(), paymentId);
@@ -268,11 +273,11 @@ public class PaymentWebhooks {
 			if (payment.get().status() != PaymentStatus.PENDING) {
 				return paymentAlreadyFinal(event, payment.get(), outcome);
 			}
-			Optional<StoredResponse> settled = PaymentWebhooks.this.idempotency.completeResource(
+			Optional<StoredResponse> settled = ProviderEvents.this.idempotency.completeResource(
 					PaymentService.OPERATION, OperationContext.scope(payment.get().clientId()), paymentId.value(),
 					(id) -> {
-						PaymentWebhooks.this.events.record(event, id, null, "APPLIED", now());
-						return PaymentWebhooks.this.paymentService.finished(outcome).finish(id);
+						ProviderEvents.this.events.record(event, id, null, "APPLIED", now());
+						return ProviderEvents.this.paymentService.finished(outcome).finish(id);
 					});
 			if (settled.isPresent()) {
 				log.info("Webhook event {} ({}) settled payment {}", event.eventId(), event.eventType(), paymentId);
@@ -280,9 +285,9 @@ public class PaymentWebhooks {
 			}
 			// Nothing was written: the payment completed meanwhile, or another attempt
 			// holds it.
-			Payment current = PaymentWebhooks.this.paymentService.load(paymentId);
+			Payment current = ProviderEvents.this.paymentService.load(paymentId);
 			return (current.status() != PaymentStatus.PENDING) ? paymentAlreadyFinal(event, current, outcome)
-					: new Action.Release<>(new WebhookEffect.Deferred(PaymentWebhooks.this.idempotency.retryAfter()));
+					: new Action.Release<>(new WebhookEffect.Deferred(ProviderEvents.this.idempotency.retryAfter()));
 		}
 
 		private Action<WebhookEffect> paymentAlreadyFinal(WebhookEvent event, Payment payment, GatewayResult outcome) {
@@ -311,17 +316,17 @@ public class PaymentWebhooks {
 		 */
 		private Action<WebhookEffect> succeededAfterDecline(WebhookEvent event, Payment payment) {
 			return new Action.Finish<>((id) -> {
-				boolean recorded = PaymentWebhooks.this.events.record(event, payment.id().value(), null, "APPLIED",
+				boolean recorded = ProviderEvents.this.events.record(event, payment.id().value(), null, "APPLIED",
 						now());
 				boolean marked = recorded
-						&& PaymentWebhooks.this.providerRefunds.markSucceededAfterDecline(payment.id(), now());
+						&& ProviderEvents.this.providerRefunds.markSucceededAfterDecline(payment.id(), now());
 				if (marked) {
 					this.onCommit = () -> {
 						log.warn(
 								"Webhook event {} ({}): the provider charged payment {}, which Payonce answered "
 										+ "DECLINED; marked for an operator (succeeded_after_decline_at)",
 								event.eventId(), event.eventType(), payment.id());
-						PaymentWebhooks.this.metrics.paymentSucceededAfterDecline();
+						ProviderEvents.this.metrics.paymentSucceededAfterDecline();
 					};
 				}
 				this.effect = !recorded ? new WebhookEffect.Duplicate()
@@ -332,7 +337,7 @@ public class PaymentWebhooks {
 
 		private Action<WebhookEffect> actOnRefund(WebhookEvent event, WebhookEvent.Subject.OfRefund subject) {
 			RefundId refundId = subject.refundId();
-			Optional<Refund> refund = PaymentWebhooks.this.refunds.findById(refundId.value());
+			Optional<Refund> refund = ProviderEvents.this.refunds.findById(refundId.value());
 			if (refund.isEmpty()) {
 				log.warn("Webhook event {} ({}) names refund {}, which does not exist", event.eventId(),
 						event.eventType(), refundId);
@@ -352,26 +357,25 @@ public class PaymentWebhooks {
 				return refundAlreadyFinal(event, refund.get(), outcome);
 			}
 			FinishStep finish = switch (outcome) {
-				case GatewayResult.Approved approved -> PaymentWebhooks.this.refundService.succeeded(approved);
-				case GatewayResult.Declined declined -> PaymentWebhooks.this.refundService.declined(declined);
+				case GatewayResult.Approved approved -> ProviderEvents.this.refundService.succeeded(approved);
+				case GatewayResult.Declined declined -> ProviderEvents.this.refundService.declined(declined);
 				case GatewayResult.NotAttempted notAttempted ->
 					throw new IllegalArgumentException("Not a final outcome: " + notAttempted);
 				case GatewayResult.Unknown unknown ->
 					throw new IllegalArgumentException("Not a final outcome: " + unknown);
 			};
-			Optional<StoredResponse> settled = PaymentWebhooks.this.idempotency.completeResource(
-					RefundService.OPERATION, OperationContext.scope(refund.get().clientId()), refundId.value(),
-					(id) -> {
-						PaymentWebhooks.this.events.record(event, paymentId, id, "APPLIED", now());
+			Optional<StoredResponse> settled = ProviderEvents.this.idempotency.completeResource(RefundService.OPERATION,
+					OperationContext.scope(refund.get().clientId()), refundId.value(), (id) -> {
+						ProviderEvents.this.events.record(event, paymentId, id, "APPLIED", now());
 						return finish.finish(id);
 					});
 			if (settled.isPresent()) {
 				log.info("Webhook event {} ({}) settled refund {}", event.eventId(), event.eventType(), refundId);
 				return acknowledge(new WebhookEffect.Applied(), (id) -> true);
 			}
-			Refund current = PaymentWebhooks.this.refundService.load(refundId);
+			Refund current = ProviderEvents.this.refundService.load(refundId);
 			return (current.status() != RefundStatus.PENDING) ? refundAlreadyFinal(event, current, outcome)
-					: new Action.Release<>(new WebhookEffect.Deferred(PaymentWebhooks.this.idempotency.retryAfter()));
+					: new Action.Release<>(new WebhookEffect.Deferred(ProviderEvents.this.idempotency.retryAfter()));
 		}
 
 		private Action<WebhookEffect> refundAlreadyFinal(WebhookEvent event, Refund refund, GatewayResult outcome) {
@@ -400,9 +404,9 @@ public class PaymentWebhooks {
 		private Action<WebhookEffect> refundFailedAfterSuccess(WebhookEvent event, Refund refund,
 				GatewayResult.Declined declined) {
 			return new Action.Finish<>((id) -> {
-				boolean recorded = PaymentWebhooks.this.events.record(event, refund.paymentId().value(),
+				boolean recorded = ProviderEvents.this.events.record(event, refund.paymentId().value(),
 						refund.id().value(), "APPLIED", now());
-				boolean reversed = recorded && PaymentWebhooks.this.providerRefunds.reverseSucceededRefund(refund.id(),
+				boolean reversed = recorded && ProviderEvents.this.providerRefunds.reverseSucceededRefund(refund.id(),
 						declined.declineCode(), now());
 				if (reversed) {
 					this.onCommit = () -> {
@@ -410,7 +414,7 @@ public class PaymentWebhooks {
 								"Webhook event {} ({}): the provider reports refund {} of payment {} failed after "
 										+ "it succeeded; it is DECLINED and its amount refundable again",
 								event.eventId(), event.eventType(), refund.id(), refund.paymentId());
-						PaymentWebhooks.this.metrics.refundFailedAfterSuccess();
+						ProviderEvents.this.metrics.refundFailedAfterSuccess();
 					};
 				}
 				this.effect = !recorded ? new WebhookEffect.Duplicate()
@@ -426,13 +430,13 @@ public class PaymentWebhooks {
 		 */
 		private Action<WebhookEffect> actOnProviderRefunds(WebhookEvent event,
 				WebhookEvent.Subject.OfProviderRefunds subject) {
-			Optional<PaymentId> found = PaymentWebhooks.this.providerRefunds.paymentOf(subject.paymentReference());
+			Optional<PaymentId> found = ProviderEvents.this.providerRefunds.paymentOf(subject.paymentReference());
 			if (found.isEmpty()) {
 				// Another integration's charge on the same account.
 				return acknowledge(new WebhookEffect.Ignored("names no payment of Payonce's"), (id) -> true);
 			}
 			PaymentId paymentId = found.get();
-			Payment payment = PaymentWebhooks.this.paymentService.load(paymentId);
+			Payment payment = ProviderEvents.this.paymentService.load(paymentId);
 			String currency = payment.amount().currency().getCurrencyCode();
 			List<WebhookEvent.ProviderRefund> refunds = subject.refunds()
 				.stream()
@@ -444,13 +448,13 @@ public class PaymentWebhooks {
 						+ "those are not recorded", event.eventId(), event.eventType(), paymentId);
 			}
 			return new Action.Finish<>((id) -> {
-				long before = PaymentWebhooks.this.providerRefunds.onRecord(paymentId).orElse(0L);
+				long before = ProviderEvents.this.providerRefunds.onRecord(paymentId).orElse(0L);
 				long refundableBefore = payment.amount().minorUnits() - before;
 				long change = 0;
 				for (WebhookEvent.ProviderRefund refund : refunds) {
-					change += PaymentWebhooks.this.providerRefunds.record(event.provider(), paymentId, refund, now());
+					change += ProviderEvents.this.providerRefunds.record(event.provider(), paymentId, refund, now());
 				}
-				boolean recorded = PaymentWebhooks.this.events.record(event, paymentId.value(), null,
+				boolean recorded = ProviderEvents.this.events.record(event, paymentId.value(), null,
 						(change != 0) ? "APPLIED" : "IGNORED", now());
 				if (change > refundableBefore && change > 0) {
 					log.warn("Webhook event {} ({}): refunds made outside Payonce take {} minor units of payment {}, "
@@ -484,7 +488,7 @@ public class PaymentWebhooks {
 		private Action<WebhookEffect> ignore(WebhookEvent event, @Nullable UUID paymentId, @Nullable UUID refundId,
 				String reason) {
 			return acknowledge(new WebhookEffect.Ignored(reason),
-					(id) -> PaymentWebhooks.this.events.record(event, paymentId, refundId, "IGNORED", now()));
+					(id) -> ProviderEvents.this.events.record(event, paymentId, refundId, "IGNORED", now()));
 		}
 
 		private Action<WebhookEffect> acknowledge(WebhookEffect effect, LedgerWrite ledger) {

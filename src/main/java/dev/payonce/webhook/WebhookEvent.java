@@ -1,9 +1,10 @@
-package dev.payonce.payment;
+package dev.payonce.webhook;
 
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.payonce.payment.PaymentId;
 import dev.payonce.provider.GatewayResult;
 import dev.payonce.provider.Money;
 import dev.payonce.refund.RefundId;

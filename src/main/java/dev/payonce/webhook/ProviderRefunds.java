@@ -1,4 +1,4 @@
-package dev.payonce.payment;
+package dev.payonce.webhook;
 
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
+import dev.payonce.payment.PaymentId;
 import dev.payonce.provider.Money;
 import dev.payonce.refund.RefundId;
 

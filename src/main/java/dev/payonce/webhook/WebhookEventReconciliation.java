@@ -1,4 +1,4 @@
-package dev.payonce.payment;
+package dev.payonce.webhook;
 
 import java.time.Duration;
 
@@ -9,7 +9,7 @@ import dev.payonce.idempotency.ReconciliationStep;
 import dev.payonce.idempotency.Settlement;
 
 /**
- * The {@value PaymentWebhooks#OPERATION} operation's reconciliation step (docs/design.md,
+ * The {@value ProviderEvents#OPERATION} operation's reconciliation step (docs/design.md,
  * "Webhooks"): completes an event's record that a crash left {@code IN_PROGRESS} and that
  * the provider never delivered again, so that no record is held forever.
  *
@@ -31,12 +31,12 @@ class WebhookEventReconciliation implements ReconciliationStep {
 
 	@Override
 	public String operation() {
-		return PaymentWebhooks.OPERATION;
+		return ProviderEvents.OPERATION;
 	}
 
 	@Override
 	public Settlement settle(Lease lease) {
-		return new Settlement.GaveUp((id) -> PaymentWebhooks.ACKNOWLEDGED);
+		return new Settlement.GaveUp((id) -> ProviderEvents.ACKNOWLEDGED);
 	}
 
 	@Override
