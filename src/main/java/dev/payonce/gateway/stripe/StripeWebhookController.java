@@ -46,7 +46,7 @@ import dev.payonce.refund.RefundId;
 import dev.payonce.webhook.WebhookEffect;
 import dev.payonce.webhook.WebhookEvent;
 import dev.payonce.web.ApiProblem;
-import dev.payonce.web.BodySizeFilter;
+import dev.payonce.web.edge.BodySizeFilter;
 import dev.payonce.web.Problems;
 
 /**

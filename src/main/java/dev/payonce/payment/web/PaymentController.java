@@ -28,7 +28,7 @@ import dev.payonce.payment.PaymentId;
 import dev.payonce.payment.PaymentOutcome;
 import dev.payonce.payment.PaymentResponses;
 import dev.payonce.payment.PaymentService;
-import dev.payonce.web.BodySizeFilter;
+import dev.payonce.web.edge.BodySizeFilter;
 
 /**
  * {@code POST /payments} and {@code GET /payments/{id}} (docs/design.md section 2).

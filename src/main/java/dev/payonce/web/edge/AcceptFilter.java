@@ -1,4 +1,4 @@
-package dev.payonce.web;
+package dev.payonce.web.edge;
 
 import java.io.IOException;
 import java.util.Collections;
@@ -17,6 +17,8 @@ import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
+
+import dev.payonce.web.Problems;
 
 /**
  * Refuses, before anything is read, claimed or charged, a request whose answer the client

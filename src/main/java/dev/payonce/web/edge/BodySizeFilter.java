@@ -1,4 +1,4 @@
-package dev.payonce.web;
+package dev.payonce.web.edge;
 
 import java.io.IOException;
 
@@ -12,6 +12,8 @@ import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
+
+import dev.payonce.web.Problems;
 
 /**
  * Refuses a request whose declared {@code Content-Length} exceeds {@link #MAX_BODY_BYTES}

@@ -1,4 +1,4 @@
-package dev.payonce.web;
+package dev.payonce.web.edge;
 
 import java.io.IOException;
 import java.io.ByteArrayOutputStream;
@@ -17,6 +17,8 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
+import dev.payonce.web.Problems;
+
 /**
  * Refuses a malformed query string on every route, before anything reads a parameter
  * (docs/design.md section 2, "Query strings"): {@code 400 invalid-request}, with nothing
@@ -33,7 +35,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 2)
-class QueryStringFilter extends OncePerRequestFilter {
+public class QueryStringFilter extends OncePerRequestFilter {
 
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
@@ -45,7 +47,11 @@ class QueryStringFilter extends OncePerRequestFilter {
 		chain.doFilter(request, response);
 	}
 
-	static ProblemDetail malformed() {
+	/**
+	 * The problem of a malformed query string, also for a malformed form body.
+	 * @return {@code 400 invalid-request}
+	 */
+	public static ProblemDetail malformed() {
 		return Problems.of(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
 				"The query string is malformed: use %XX escapes of well-formed UTF-8, without control characters.");
 	}

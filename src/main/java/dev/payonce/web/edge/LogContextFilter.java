@@ -1,4 +1,4 @@
-package dev.payonce.web;
+package dev.payonce.web.edge;
 
 import java.io.IOException;
 
@@ -12,6 +12,8 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
+
+import dev.payonce.web.RequestIds;
 
 /**
  * Gives every request its {@link RequestIds request id} before anything else runs (the

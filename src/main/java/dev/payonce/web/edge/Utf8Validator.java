@@ -1,4 +1,4 @@
-package dev.payonce.web;
+package dev.payonce.web.edge;
 
 /**
  * Checks bytes against UTF-8's well-formed byte sequences (Unicode Standard, table 3-7;

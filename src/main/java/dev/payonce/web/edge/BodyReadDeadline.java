@@ -1,4 +1,4 @@
-package dev.payonce.web;
+package dev.payonce.web.edge;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -18,6 +18,9 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.stereotype.Component;
 import org.springframework.web.ErrorResponseException;
 import org.springframework.web.filter.OncePerRequestFilter;
+
+import dev.payonce.web.Problems;
+import dev.payonce.web.WebProperties;
 
 /**
  * Bounds how long a request body may take ({@link WebProperties#bodyReadTimeout()}, issue

@@ -1,4 +1,4 @@
-package dev.payonce.web;
+package dev.payonce.web.edge;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -23,6 +23,8 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.stereotype.Component;
 import org.springframework.web.ErrorResponseException;
 import org.springframework.web.filter.OncePerRequestFilter;
+
+import dev.payonce.web.Problems;
 
 /**
  * Every request body Payonce reads is strict UTF-8 (RFC 8259 section 8.1, RFC 3629
