@@ -31,7 +31,6 @@ import dev.payonce.payment.PaymentService;
 import dev.payonce.payment.PaymentStatus;
 import dev.payonce.payment.Payments;
 import dev.payonce.provider.GatewayResult;
-import dev.payonce.provider.Money;
 import dev.payonce.provider.OperationContext;
 import dev.payonce.refund.Refund;
 import dev.payonce.refund.RefundId;

@@ -14,7 +14,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 import dev.payonce.payment.PaymentId;
-import dev.payonce.provider.Money;
 import dev.payonce.refund.RefundId;
 
 /**

@@ -11,7 +11,6 @@ import dev.payonce.provider.AmountLimits;
 import dev.payonce.provider.Money;
 import dev.payonce.provider.PaymentGateway;
 import dev.payonce.payment.PaymentId;
-import dev.payonce.payment.PaymentStatus;
 import dev.payonce.web.ApiProblem;
 
 /**
