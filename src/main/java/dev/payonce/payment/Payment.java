@@ -19,12 +19,15 @@ import org.springframework.jdbc.core.SqlParameterValue;
 
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.ResourceInsert;
+import dev.payonce.provider.ChargeRequest;
+import dev.payonce.provider.Money;
+import dev.payonce.provider.VersionedWrites;
 
 /**
  * A payment: created {@code PENDING} together with the idempotency claim, then moved once
  * to a final status. Never deleted (docs/design.md section 4). A {@code SUCCEEDED}
- * payment can be refunded; its refunded and reserved amounts are kept by
- * {@link RefundReservations}.
+ * payment can be refunded; its refunded and reserved amounts are kept by the refund
+ * module's reservation statements.
  *
  * <p>
  * Transitions are named for the fact and refuse to leave a final status. Concurrent
@@ -62,9 +65,9 @@ public class Payment implements Persistable<UUID> {
 	private @Nullable String declineCode;
 
 	/**
-	 * Minor units refunded so far. Read-only here: written only by
-	 * {@link RefundReservations}' conditional statements, so that no JPA write of a stale
-	 * payment can undo a reservation.
+	 * Minor units refunded so far. Read-only here: written only by the refund module's
+	 * conditional reservation statements, so that no JPA write of a stale payment can
+	 * undo a reservation.
 	 */
 	@Column(name = "refunded_amount", insertable = false, updatable = false)
 	private long refundedAmount;
@@ -263,7 +266,7 @@ public class Payment implements Persistable<UUID> {
 	 * @return the charge request with this payment's provider idempotency key
 	 */
 	public ChargeRequest chargeRequest() {
-		return new ChargeRequest(id(), id().providerIdempotencyKey(this.providerKeyGeneration), amount(),
+		return new ChargeRequest(this.id, id().providerIdempotencyKey(this.providerKeyGeneration), amount(),
 				this.paymentMethod, this.orderId, this.providerReference, createdAt());
 	}
 

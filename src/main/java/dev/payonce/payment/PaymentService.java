@@ -1,9 +1,7 @@
 package dev.payonce.payment;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -14,8 +12,6 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.Action;
@@ -23,13 +19,19 @@ import dev.payonce.idempotency.ClaimRequest;
 import dev.payonce.idempotency.Creation;
 import dev.payonce.idempotency.Execution;
 import dev.payonce.idempotency.FinishStep;
-import dev.payonce.idempotency.IdempotencyScope;
 import dev.payonce.idempotency.IdempotencyService;
 import dev.payonce.idempotency.IdempotentOperation;
 import dev.payonce.idempotency.ReconciliationProperties;
 import dev.payonce.idempotency.ReleaseStep;
 import dev.payonce.idempotency.ResourceInsert;
+import dev.payonce.idempotency.ResourceWrite;
 import dev.payonce.idempotency.StoredResponse;
+import dev.payonce.provider.FinishOverRead;
+import dev.payonce.provider.GatewayResult;
+import dev.payonce.provider.OperationContext;
+import dev.payonce.provider.PaymentGateway;
+import dev.payonce.provider.ProviderMetrics;
+import dev.payonce.provider.VersionedWrites;
 
 /**
  * Creates payments exactly once per (client, idempotency key) (docs/design.md section 4),
@@ -68,20 +70,24 @@ public class PaymentService {
 
 	private final PaymentResponses responses;
 
-	private final Clock clock;
+	private final OperationContext context;
 
 	private final PaymentMetrics metrics;
+
+	private final ProviderMetrics calls;
 
 	private final ReconciliationProperties reconciliation;
 
 	PaymentService(IdempotencyService idempotency, Payments payments, PaymentGateway gateway,
-			PaymentResponses responses, Clock clock, PaymentMetrics metrics, ReconciliationProperties reconciliation) {
+			PaymentResponses responses, OperationContext context, PaymentMetrics metrics, ProviderMetrics calls,
+			ReconciliationProperties reconciliation) {
 		this.idempotency = idempotency;
 		this.payments = payments;
 		this.gateway = gateway;
 		this.responses = responses;
-		this.clock = clock;
+		this.context = context;
 		this.metrics = metrics;
+		this.calls = calls;
 		this.reconciliation = reconciliation;
 	}
 
@@ -94,7 +100,7 @@ public class PaymentService {
 	 * later retry takes over
 	 */
 	public PaymentOutcome pay(PaymentCommand command) {
-		ClaimRequest request = new ClaimRequest(scope(command.clientId()), command.idempotencyKey(),
+		ClaimRequest request = new ClaimRequest(OperationContext.scope(command.clientId()), command.idempotencyKey(),
 				command.fingerprint());
 		return switch (this.idempotency.execute(new Charge(command), request)) {
 			case Execution.Completed<GatewayResult> completed ->
@@ -108,15 +114,6 @@ public class PaymentService {
 			case Execution.Refused<GatewayResult> refused ->
 				throw new IllegalStateException("The payment operation never refuses a claim");
 		};
-	}
-
-	/**
-	 * The engine's scope of a client's keys.
-	 * @param clientId the client
-	 * @return the scope with the client's id
-	 */
-	static IdempotencyScope scope(ClientId clientId) {
-		return new IdempotencyScope(clientId.value());
 	}
 
 	/**
@@ -286,7 +283,7 @@ public class PaymentService {
 	}
 
 	private GatewayResult lookup(Payment payment) {
-		return this.metrics.providerCall("lookup", payment.id(), () -> this.gateway.lookup(payment.chargeRequest()));
+		return this.calls.providerCall("lookup", payment.id(), () -> this.gateway.lookup(payment.chargeRequest()));
 	}
 
 	/** The fenced completion of an approved charge: payment SUCCEEDED, 201 stored. */
@@ -336,7 +333,7 @@ public class PaymentService {
 	 * @return {@link #succeeded} or {@link #declined}
 	 * @throws IllegalArgumentException for an outcome that is not final
 	 */
-	FinishStep finished(GatewayResult outcome) {
+	public FinishStep finished(GatewayResult outcome) {
 		return switch (outcome) {
 			case GatewayResult.Approved approved -> succeeded(approved);
 			case GatewayResult.Declined declined -> declined(declined);
@@ -370,12 +367,12 @@ public class PaymentService {
 	private FinishStep overRead(Payment read, PaymentStatus status, Function<Payment, StoredResponse> transition) {
 		UUID id = read.getId();
 		return new FinishOverRead<>(read, id, read.version(), transition,
-				(payment, readVersion) -> List.of(VersionedWrites.of(payment, readVersion)),
+				(payment, readVersion) -> List.of(versionedWrite(payment, readVersion)),
 				(paymentId) -> finish(paymentId, status, transition), (response) -> announce(id, status, response));
 	}
 
 	private void announceAfterCommit(UUID id, PaymentStatus status, StoredResponse response) {
-		afterCommit(() -> announce(id, status, response));
+		OperationContext.afterCommit(() -> announce(id, status, response));
 	}
 
 	private void announce(UUID id, PaymentStatus status, StoredResponse response) {
@@ -407,7 +404,7 @@ public class PaymentService {
 	/**
 	 * A provider that forgets provider idempotency keys (Stripe: after 24 hours) must not
 	 * be sent a charge once the payment is older than the reconciler's give-up window:
-	 * {@link LeaseGuard} keeps that window short of the key retention, so every charge
+	 * {@code LeaseGuard} keeps that window short of the key retention, so every charge
 	 * attempt reaches the provider while it still remembers the key.
 	 */
 	private boolean pastChargeWindow(Payment payment) {
@@ -416,32 +413,30 @@ public class PaymentService {
 	}
 
 	private GatewayResult callProvider(Payment payment) {
-		return this.metrics.providerCall("charge", payment.id(), () -> this.gateway.charge(payment.chargeRequest()));
+		return this.calls.providerCall("charge", payment.id(), () -> this.gateway.charge(payment.chargeRequest()));
 	}
 
 	/**
 	 * A payment by id, whatever its client; for takeovers and the reconciler.
 	 * @throws IllegalStateException if the payment does not exist
 	 */
-	Payment load(PaymentId paymentId) {
+	public Payment load(PaymentId paymentId) {
 		return this.payments.findById(paymentId.value())
 			.orElseThrow(() -> new IllegalStateException("Claimed payment " + paymentId + " does not exist"));
 	}
 
-	Instant now() {
-		// PostgreSQL keeps microseconds; a receipt must read the same before and after a
-		// reload.
-		return this.clock.instant().truncatedTo(ChronoUnit.MICROS);
+	private Instant now() {
+		return this.context.now();
 	}
 
-	/** Runs {@code action} once the current transaction has committed. */
-	static void afterCommit(Runnable action) {
-		TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-			@Override
-			public void afterCommit() {
-				action.run();
-			}
-		});
+	/**
+	 * The conditional {@code UPDATE} of a payment moved in memory since it was read
+	 * ({@link VersionedWrites}).
+	 */
+	private static ResourceWrite versionedWrite(Payment payment, long readVersion) {
+		return VersionedWrites.write("payments", payment.getId(), readVersion, payment.status().name(),
+				payment.providerReference(), payment.declineCode(), payment.providerKeyGeneration(),
+				payment.providerKeyReplayedAt(), payment.updatedAt());
 	}
 
 }
