@@ -53,6 +53,12 @@ class IdempotencyRecords {
 
 	private final JdbcClient jdbc;
 
+	/**
+	 * Whether a completion is fenced by the attempt (always, but in a test that breaks it
+	 * on purpose: {@link #switchOffCompletionFence}).
+	 */
+	private volatile boolean completionFenced = true;
+
 	private final JsonMapper json;
 
 	/** The claim in one statement's deadline (docs/design.md section 11). */
@@ -486,9 +492,9 @@ class IdempotencyRecords {
 		return this.jdbc.sql("""
 				SELECT 1 FROM idempotency_records
 				WHERE client_id = :clientId AND idempotency_key = :key
-				  AND status = 'IN_PROGRESS' AND attempt = :attempt
+				  AND %s
 				FOR UPDATE
-				""")
+				""".formatted(completionFence(":attempt")))
 			.param("clientId", lease.scope().value())
 			.param("key", lease.key().value())
 			.param("attempt", lease.attempt())
@@ -508,8 +514,8 @@ class IdempotencyRecords {
 				    response_headers = CAST(:headers AS jsonb), response_body = :body, completed_at = :now,
 				    expires_at = statement_timestamp() + :retention * INTERVAL '1 microsecond'
 				WHERE client_id = :clientId AND idempotency_key = :key
-				  AND status = 'IN_PROGRESS' AND attempt = :attempt
-				""")
+				  AND %s
+				""".formatted(completionFence(":attempt")))
 			.param("status", response.status())
 			.param("headers", this.json.writeValueAsString(response.headers()))
 			.param("body", response.body())
@@ -519,6 +525,29 @@ class IdempotencyRecords {
 			.param("key", lease.key().value())
 			.param("attempt", lease.attempt())
 			.update() == 1;
+	}
+
+	/**
+	 * The completion's fence on the record (docs/design.md section 4): still
+	 * {@code IN_PROGRESS} and held by this attempt. Switched off, any existing record
+	 * matches (the attempt's parameter is still bound, and ignored), as the model's
+	 * {@code NO_FENCE} mutant has it (docs/design.md section 14).
+	 * @param attempt the attempt's parameter, {@code ?} or {@code :attempt}
+	 */
+	private String completionFence(String attempt) {
+		return this.completionFenced ? "status = 'IN_PROGRESS' AND attempt = " + attempt
+				: "(attempt = " + attempt + " OR TRUE)";
+	}
+
+	/**
+	 * Breaks the engine on purpose: from now on a completion is not fenced by the
+	 * attempt, so a stale attempt's completion writes. Only for a test that must see the
+	 * break reported (docs/design.md section 14, "The soaks, checked as histories"). No
+	 * property or profile reaches it: it is package-private, and a test checks that no
+	 * class of the application calls it.
+	 */
+	void switchOffCompletionFence() {
+		this.completionFenced = false;
 	}
 
 	/** What {@link #completeWith} did. */
@@ -561,8 +590,9 @@ class IdempotencyRecords {
 			throw new IllegalArgumentException("A completion in one statement writes the resource");
 		}
 		List<Object> args = new ArrayList<>(List.of(lease.scope().value(), lease.key().value(), lease.attempt()));
-		List<String> shape = new ArrayList<>(3 * writes.size() + 1);
+		List<String> shape = new ArrayList<>(3 * writes.size() + 2);
 		shape.add("complete " + writes.size());
+		shape.add(completionFence("?"));
 		for (ResourceWrite write : writes) {
 			shape.add(write.table());
 			shape.add(write.set());
@@ -571,7 +601,7 @@ class IdempotencyRecords {
 		}
 		args.addAll(List.of(response.status(), this.json.writeValueAsString(response.headers()), response.body(),
 				utc(now), micros(retention), lease.scope().value(), lease.key().value(), lease.attempt()));
-		String sql = statement(shape, () -> completionStatement(writes));
+		String sql = statement(shape, () -> completionStatement(writes, completionFence("?")));
 		try {
 			return this.jdbc.sql(sql)
 				.params(args)
@@ -587,11 +617,11 @@ class IdempotencyRecords {
 		}
 	}
 
-	private static String completionStatement(List<ResourceWrite> writes) {
+	private static String completionStatement(List<ResourceWrite> writes, String fence) {
 		StringBuilder sql = new StringBuilder("""
 				WITH held AS (SELECT 1 FROM idempotency_records
-				    WHERE client_id = ? AND idempotency_key = ? AND status = 'IN_PROGRESS' AND attempt = ?
-				    FOR UPDATE)""");
+				    WHERE client_id = ? AND idempotency_key = ? AND %s
+				    FOR UPDATE)""".formatted(fence));
 		String previous = "held";
 		for (int i = 0; i < writes.size(); i++) {
 			ResourceWrite write = writes.get(i);
@@ -609,15 +639,17 @@ class IdempotencyRecords {
 				.append(") RETURNING 1)");
 			previous = name;
 		}
-		return sql.append("""
-				,
-				done AS (UPDATE idempotency_records
-				    SET status = 'COMPLETED', locked_until = NULL, response_status = ?,
-				        response_headers = CAST(? AS jsonb), response_body = ?, completed_at = ?,
-				        expires_at = statement_timestamp() + ? * INTERVAL '1 microsecond'
-				    WHERE client_id = ? AND idempotency_key = ? AND status = 'IN_PROGRESS' AND attempt = ?
-				      AND EXISTS (SELECT 1 FROM %s) RETURNING 1)
-				SELECT EXISTS (SELECT 1 FROM held) AS held, EXISTS (SELECT 1 FROM done) AS done""".formatted(previous))
+		return sql
+			.append("""
+					,
+					done AS (UPDATE idempotency_records
+					    SET status = 'COMPLETED', locked_until = NULL, response_status = ?,
+					        response_headers = CAST(? AS jsonb), response_body = ?, completed_at = ?,
+					        expires_at = statement_timestamp() + ? * INTERVAL '1 microsecond'
+					    WHERE client_id = ? AND idempotency_key = ? AND %s
+					      AND EXISTS (SELECT 1 FROM %s) RETURNING 1)
+					SELECT EXISTS (SELECT 1 FROM held) AS held, EXISTS (SELECT 1 FROM done) AS done""".formatted(fence,
+					previous))
 			// Several writes: if an earlier one wrote and a later one did not, the
 			// statement is undone, so that none of it stays.
 			.append((writes.size() > 1) ? """
