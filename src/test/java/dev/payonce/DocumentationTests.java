@@ -49,10 +49,12 @@ class DocumentationTests {
 	 * Names in code spans that are not Payonce's classes: library, JDK and provider
 	 * types, and schema or object names of other systems.
 	 */
-	private static final Set<String> NOT_OURS = Set.of("Accept", "Allow", "ApplicationName", "Authorization", "Date",
-			"Expect", "Host", "HttpURLConnection", "JdbcClient", "JpaTransactionManager", "LimitNOFILE", "Location",
-			"NaN", "PaymentIntent", "Persistable", "PreparedStatement", "Problem", "RateLimit", "TimeZone",
-			"TimeoutStopSec", "TransactionTemplate", "Webhook");
+	private static final Set<String> NOT_OURS = Set.of("Accept", "Allow", "ApiConnectionException", "ApplicationName",
+			"Authorization", "ConnectException", "Date", "HttpRequest", "JsonNullable", "SocketTimeoutException",
+			"Stripe", "StripeClient", "StripeRequest", "Expect", "Host", "HttpURLConnection", "JdbcClient",
+			"JpaTransactionManager", "LimitNOFILE", "Location", "NaN", "PaymentIntent", "Persistable",
+			"PreparedStatement", "Problem", "RateLimit", "TimeZone", "TimeoutStopSec", "TransactionTemplate",
+			"Webhook");
 
 	private static final Path ALERTS = ROOT.resolve("ops/prometheus/payonce-alerts.yml");
 
@@ -172,8 +174,13 @@ class DocumentationTests {
 
 	private static String checkName(String span, Map<String, List<Path>> classes) {
 		String token = span.trim();
-		if (token.startsWith("dev.payonce.")) {
-			token = token.substring("dev.payonce.".length());
+		if (token.matches("^(?:java|javax|jakarta|com|org)\\..*")) {
+			return null;
+		}
+		for (String base : List.of("dev.payonce.", "io.payonce.client.")) {
+			if (token.startsWith(base)) {
+				token = token.substring(base.length());
+			}
 		}
 		Matcher m = QUALIFIED_NAME.matcher(token);
 		if (m.matches()) {
@@ -186,7 +193,8 @@ class DocumentationTests {
 				return null;
 			}
 			if (files == null) {
-				return "names no class of src/main/java or src/test/java, nor an alert of " + ROOT.relativize(ALERTS);
+				return "names no class of the service or the client library, nor an alert of "
+						+ ROOT.relativize(ALERTS);
 			}
 			String packagePath = m.group(1).replace('.', '/');
 			if (!packagePath.isEmpty()
@@ -202,8 +210,8 @@ class DocumentationTests {
 		}
 		if (token.matches("^\\.?[A-Za-z0-9_-]+(/[A-Za-z0-9_.-]+)+/?$")) {
 			String first = token.substring(0, token.indexOf('/'));
-			if (Set.of("src", "docs", "ops", "spec", "bench", "deploy", "scripts", ".ci").contains(first)
-					&& !Files.exists(ROOT.resolve(token))) {
+			if (Set.of("src", "docs", "ops", "spec", "bench", "deploy", "scripts", ".ci", "client-library")
+				.contains(first) && !Files.exists(ROOT.resolve(token))) {
 				return "names no file of the repository";
 			}
 		}
@@ -264,7 +272,11 @@ class DocumentationTests {
 	private static Map<String, List<Path>> sourceTypes() {
 		Map<String, List<Path>> types = new HashMap<>();
 		Pattern declaration = Pattern.compile("\\b(?:class|record|interface|enum)\\s+([A-Z][A-Za-z0-9]*)");
-		for (String tree : List.of("src/main/java", "src/test/java")) {
+		for (String tree : List.of("src/main/java", "src/test/java", "client-library/src/main/java",
+				"client-library/src/test/java")) {
+			if (!Files.isDirectory(ROOT.resolve(tree))) {
+				continue;
+			}
 			try (Stream<Path> files = Files.walk(ROOT.resolve(tree))) {
 				files.filter((file) -> file.toString().endsWith(".java")).forEach((file) -> {
 					Matcher m = declaration.matcher(read(file));
