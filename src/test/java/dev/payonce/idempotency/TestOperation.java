@@ -101,10 +101,12 @@ final class TestOperation implements IdempotentOperation<UUID, String> {
 	}
 
 	@Override
-	public void authorize() {
-		if (this.unauthorized) {
-			throw new IllegalStateException("refused by the request's own check");
-		}
+	public Runnable authorization() {
+		return () -> {
+			if (this.unauthorized) {
+				throw new IllegalStateException("refused by the request's own check");
+			}
+		};
 	}
 
 	@Override
