@@ -46,6 +46,12 @@ class IdempotencyRecords {
 
 	private final JdbcClient jdbc;
 
+	/**
+	 * Whether a completion is fenced by the attempt (always, but in a test that breaks it
+	 * on purpose: {@link #switchOffCompletionFence}).
+	 */
+	private volatile boolean completionFenced = true;
+
 	private final JsonMapper json;
 
 	IdempotencyRecords(JdbcClient jdbc, JsonMapper json) {
@@ -295,9 +301,9 @@ class IdempotencyRecords {
 		return this.jdbc.sql("""
 				SELECT 1 FROM idempotency_records
 				WHERE client_id = :clientId AND idempotency_key = :key
-				  AND status = 'IN_PROGRESS' AND attempt = :attempt
+				  AND %s
 				FOR UPDATE
-				""")
+				""".formatted(completionFence(":attempt")))
 			.param("clientId", lease.scope().value())
 			.param("key", lease.key().value())
 			.param("attempt", lease.attempt())
@@ -317,8 +323,8 @@ class IdempotencyRecords {
 				    response_headers = CAST(:headers AS jsonb), response_body = :body, completed_at = :now,
 				    expires_at = statement_timestamp() + :retention * INTERVAL '1 microsecond'
 				WHERE client_id = :clientId AND idempotency_key = :key
-				  AND status = 'IN_PROGRESS' AND attempt = :attempt
-				""")
+				  AND %s
+				""".formatted(completionFence(":attempt")))
 			.param("status", response.status())
 			.param("headers", this.json.writeValueAsString(response.headers()))
 			.param("body", response.body())
@@ -330,7 +336,38 @@ class IdempotencyRecords {
 			.update() == 1;
 	}
 
-	/** What {@link #completeWith} did. */
+	/**
+	 * The completion's fence on the record (docs/design.md section 4): still
+	 * {@code IN_PROGRESS} and held by this attempt. Switched off, any existing record
+	 * matches (the attempt's parameter is still bound, and ignored), as the model's
+	 * {@code NO_FENCE} mutant has it (docs/design.md section 14).
+	 * @param attempt the attempt's parameter, {@code ?} or {@code :attempt}
+	 */
+	String completionFence(String attempt) {
+		return this.completionFenced ? "status = 'IN_PROGRESS' AND attempt = " + attempt
+				: "(attempt = " + attempt + " OR TRUE)";
+	}
+
+	/**
+	 * Breaks the engine on purpose: from now on a completion is not fenced by the
+	 * attempt, so a stale attempt's completion writes. Only for a test that must see the
+	 * break reported (docs/design.md section 14, "The soaks, checked as histories"). No
+	 * property or profile reaches it: it is package-private, and a test checks that no
+	 * class of the application calls it.
+	 */
+	void switchOffCompletionFence() {
+		this.completionFenced = false;
+	}
+
+	/**
+	 * Whether completions are fenced: always, but after
+	 * {@link #switchOffCompletionFence}.
+	 */
+	boolean completionFenced() {
+		return this.completionFenced;
+	}
+
+	/** What a completion in one statement ({@link PreparedResource#complete}) did. */
 	enum Completion {
 
 		/** The resource was written and the response stored. */

@@ -67,6 +67,9 @@ final class PreparedResource<R> {
 
 	private final String completion;
 
+	/** {@link #completion} without the fence, for the test that breaks it on purpose. */
+	private final String unfencedCompletion;
+
 	PreparedResource(ResourceTable<R> table, JdbcClient jdbc, IdempotencyRecords records, List<ClaimGuard> guards,
 			ClaimDeadline deadline) {
 		this.table = table;
@@ -97,7 +100,8 @@ final class PreparedResource<R> {
 		this.secondWrite = (this.second != null)
 				? "UPDATE " + this.second.table() + " SET " + this.second.set() + " WHERE " + this.second.where()
 				: null;
-		this.completion = completionStatement();
+		this.completion = completionStatement("status = 'IN_PROGRESS' AND attempt = ?");
+		this.unfencedCompletion = completionStatement("(attempt = ? OR TRUE)");
 	}
 
 	ResourceTable<R> table() {
@@ -298,7 +302,7 @@ final class PreparedResource<R> {
 				lease.key().value(), lease.attempt()));
 		IdempotencyRecords.Completion completion;
 		try {
-			completion = this.jdbc.sql(this.completion)
+			completion = this.jdbc.sql(this.records.completionFenced() ? this.completion : this.unfencedCompletion)
 				.params(args)
 				.query((rs, row) -> rs.getBoolean("done") ? IdempotencyRecords.Completion.COMPLETED
 						: rs.getBoolean("held") ? IdempotencyRecords.Completion.UNWRITTEN
@@ -509,13 +513,13 @@ final class PreparedResource<R> {
 	 * record completed only if the last one did; with two writes, one that matched no row
 	 * after the first wrote undoes the statement.
 	 */
-	private String completionStatement() {
+	private String completionStatement(String fence) {
 		StringBuilder sql = new StringBuilder("""
 				WITH held AS (SELECT 1 FROM idempotency_records
-				    WHERE client_id = ? AND idempotency_key = ? AND status = 'IN_PROGRESS' AND attempt = ?
+				    WHERE client_id = ? AND idempotency_key = ? AND %s
 				    FOR UPDATE),
 				w0 AS (UPDATE %s SET %s WHERE %s = ? AND %s = ? AND EXISTS (SELECT 1 FROM held) RETURNING 1)"""
-			.formatted(this.table.table(), assignments(), this.table.id().name(), this.table.version().name()));
+			.formatted(fence, this.table.table(), assignments(), this.table.id().name(), this.table.version().name()));
 		String last = "w0";
 		ResourceTable.SecondWrite<R> declared = this.second;
 		if (declared != null) {
@@ -534,9 +538,10 @@ final class PreparedResource<R> {
 				    SET status = 'COMPLETED', locked_until = NULL, response_status = ?,
 				        response_headers = CAST(? AS jsonb), response_body = ?, completed_at = ?,
 				        expires_at = statement_timestamp() + ? * INTERVAL '1 microsecond'
-				    WHERE client_id = ? AND idempotency_key = ? AND status = 'IN_PROGRESS' AND attempt = ?
+				    WHERE client_id = ? AND idempotency_key = ? AND %s
 				      AND EXISTS (SELECT 1 FROM %s) RETURNING 1)
-				SELECT EXISTS (SELECT 1 FROM held) AS held, EXISTS (SELECT 1 FROM done) AS done""".formatted(last));
+				SELECT EXISTS (SELECT 1 FROM held) AS held, EXISTS (SELECT 1 FROM done) AS done""".formatted(fence,
+				last));
 		if (declared != null) {
 			sql.append(
 					"""

@@ -1,22 +1,40 @@
 package dev.payonce.history;
 
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * Every client operation of a soak, recorded as it completes; safe for any number of
- * threads. An operation is recorded when its answer (or its failure) is known, with an
- * index that orders completions, so "the first final answer" of a key is well defined.
+ * Every client operation of a soak; safe for any number of threads. A client
+ * {@linkplain #invoke invokes} an operation before it sends the request and completes it
+ * with what it learned ({@link Call#ok}, {@link Call#fail}, {@link Call#info}). Each
+ * completion gets an index that orders completions, so "the first final answer" of a key
+ * is well defined; an invocation never completed (its client thread died) counts as
+ * unknown, as a crashed process's operation does in Jepsen's histories.
  */
 public final class History {
 
 	private final ConcurrentLinkedQueue<Operation> operations = new ConcurrentLinkedQueue<>();
 
+	private final ConcurrentLinkedQueue<Call> open = new ConcurrentLinkedQueue<>();
+
 	private final AtomicLong completed = new AtomicLong();
+
+	/**
+	 * Invokes an operation: the client is about to send a request with {@code key}.
+	 * @param key the idempotency key
+	 * @return the call to complete once the answer (or its absence) is known
+	 */
+	public Call invoke(String key) {
+		Call call = new Call(key);
+		this.open.add(call);
+		return call;
+	}
 
 	/**
 	 * Records a final success.
@@ -25,7 +43,7 @@ public final class History {
 	 * @param body the answer's body (only its digest is kept)
 	 */
 	public void ok(String key, int status, String body) {
-		add(key, Operation.Type.OK, status, Operation.digest(body));
+		invoke(key).ok(status, body);
 	}
 
 	/**
@@ -35,7 +53,7 @@ public final class History {
 	 * @param body the answer's body (only its digest is kept)
 	 */
 	public void fail(String key, int status, String body) {
-		add(key, Operation.Type.FAIL, status, Operation.digest(body));
+		invoke(key).fail(status, body);
 	}
 
 	/**
@@ -44,7 +62,7 @@ public final class History {
 	 * @param status the HTTP status, or 0 when no answer came (timeout, reset)
 	 */
 	public void info(String key, int status) {
-		add(key, Operation.Type.INFO, status, null);
+		invoke(key).info(status);
 	}
 
 	private void add(String key, Operation.Type type, int status, @Nullable String digest) {
@@ -53,14 +71,89 @@ public final class History {
 		this.operations.add(new Operation(this.completed.getAndIncrement(), key, type, status, digest));
 	}
 
-	/** The operations, in the order they completed. */
+	/**
+	 * The operations, in the order they completed, then every invocation never completed
+	 * as unknown (status 0).
+	 */
 	public List<Operation> operations() {
-		return this.operations.stream().sorted(Comparator.comparingLong(Operation::index)).toList();
+		List<Operation> all = new ArrayList<>(
+				this.operations.stream().sorted(Comparator.comparingLong(Operation::index)).toList());
+		long next = this.completed.get();
+		for (Call call : this.open) {
+			if (!call.done.get()) {
+				all.add(new Operation(next++, call.key, Operation.Type.INFO, 0, null));
+			}
+		}
+		return all;
 	}
 
-	/** How many operations were recorded. */
+	/** How many operations were invoked. */
 	public int size() {
-		return this.operations.size();
+		return this.operations.size() + (int) this.open.stream().filter((call) -> !call.done.get()).count();
+	}
+
+	/** One invoked operation, completed at most once. */
+	public final class Call {
+
+		private final String key;
+
+		private final AtomicBoolean done = new AtomicBoolean();
+
+		private Call(String key) {
+			this.key = key;
+		}
+
+		/**
+		 * Completes with an HTTP answer of Payonce's payments and refunds, by its status:
+		 * {@code 201} a success, {@code 402} a definite refusal (a stored decline or
+		 * failure, docs/design.md section 2), anything else unknown ({@code 409} in
+		 * progress, {@code 503}, a refusal stored under no key).
+		 * @param status the HTTP status
+		 * @param body the answer's body (only its digest is kept)
+		 */
+		public void answered(int status, String body) {
+			switch (status) {
+				case 201 -> ok(status, body);
+				case 402 -> fail(status, body);
+				default -> info(status);
+			}
+		}
+
+		/**
+		 * Completes with a final success.
+		 * @param status the HTTP status
+		 * @param body the answer's body (only its digest is kept)
+		 */
+		public void ok(int status, String body) {
+			complete(Operation.Type.OK, status, Operation.digest(body));
+		}
+
+		/**
+		 * Completes with a definite refusal: nothing happened and nothing will under the
+		 * key (a stored answer).
+		 * @param status the HTTP status
+		 * @param body the answer's body (only its digest is kept)
+		 */
+		public void fail(int status, String body) {
+			complete(Operation.Type.FAIL, status, Operation.digest(body));
+		}
+
+		/**
+		 * Completes without knowing the outcome.
+		 * @param status the HTTP status, or 0 when no answer came (timeout, reset)
+		 */
+		public void info(int status) {
+			complete(Operation.Type.INFO, status, null);
+		}
+
+		private void complete(Operation.Type type, int status, @Nullable String digest) {
+			if (!this.done.compareAndSet(false, true)) {
+				throw new IllegalStateException("an operation completes once: " + type + " " + status);
+			}
+			add(this.key, type, status, digest);
+			History.this.open.remove(this);
+		}
+
 	}
 
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -50,6 +51,28 @@ public final class HistoryChecker {
 		return anomalies;
 	}
 
+	/**
+	 * Checks a soak's history as {@link #check} does and prints its closing line: the
+	 * history's size, by type, and the anomalies found (their kinds and keys; never a
+	 * body).
+	 * @param soak the soak's name, for the line
+	 * @param history the operations the clients saw
+	 * @param ends what the ledger and the database hold for each key at the end
+	 * @return the anomalies; empty if the history is sound
+	 */
+	public static List<Anomaly> report(String soak, History history, Map<String, KeyOutcome> ends) {
+		List<Anomaly> anomalies = check(history, ends);
+		Map<Operation.Type, Long> types = new java.util.EnumMap<>(Operation.Type.class);
+		Set<String> keys = new TreeSet<>(ends.keySet());
+		history.operations().forEach((operation) -> {
+			types.merge(operation.type(), 1L, Long::sum);
+			keys.add(operation.key());
+		});
+		System.out.printf("History %s: %d operations %s over %d keys, %d anomalies%s%n", soak, history.size(), types,
+				keys.size(), anomalies.size(), anomalies.isEmpty() ? "" : " " + anomalies);
+		return anomalies;
+	}
+
 	private static void check(String key, List<Operation> operations, KeyOutcome end, List<Anomaly> anomalies) {
 		boolean succeeded = operations.stream().anyMatch((operation) -> operation.type() == Operation.Type.OK);
 		boolean refused = operations.stream().anyMatch((operation) -> operation.type() == Operation.Type.FAIL);
@@ -70,7 +93,7 @@ public final class HistoryChecker {
 			long differing = operations.stream()
 				.filter(Operation::isFinal)
 				.filter((operation) -> operation.status() != first.status()
-						|| !java.util.Objects.equals(operation.bodyDigest(), first.bodyDigest()))
+						|| !Objects.equals(operation.bodyDigest(), first.bodyDigest()))
 				.count();
 			if (differing > 0) {
 				anomalies.add(new Anomaly(Anomaly.Kind.REPLAY_DIFFERS, key,

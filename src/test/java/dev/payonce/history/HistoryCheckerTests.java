@@ -161,6 +161,20 @@ class HistoryCheckerTests {
 		assertThat(history.operations()).hasSize(8_000).extracting(Operation::index).isSorted().doesNotHaveDuplicates();
 	}
 
+	@Test
+	void countsAnInvocationNeverCompletedAsUnknown() {
+		History history = new History();
+		history.invoke("k");
+		history.invoke("k").info(503);
+
+		List<Anomaly> anomalies = HistoryChecker.check(history, Map.of("k", new KeyOutcome(2, 1200, 0, false)));
+
+		assertThat(history.size()).isEqualTo(2);
+		assertThat(history.operations()).extracting(Operation::type)
+			.containsExactly(Operation.Type.INFO, Operation.Type.INFO);
+		assertThat(anomalies).extracting(Anomaly::kind).containsExactly(Anomaly.Kind.UNKNOWN_CHARGED_TWICE);
+	}
+
 	private static List<Anomaly.Kind> kinds(History history, Map<String, KeyOutcome> ends) {
 		return HistoryChecker.check(history, ends).stream().map(Anomaly::kind).toList();
 	}

@@ -70,7 +70,10 @@ public record Operation(long index, String key, Type type, int status, @Nullable
 
 		/**
 		 * Unknown: a timeout, a reset connection, {@code 503} or {@code 409} in progress;
-		 * it may or may not have happened.
+		 * it may or may not have happened. Also a refusal that binds nothing to the key
+		 * (a refund over what is refundable: {@code 409}, not stored, so a later request
+		 * with the key may still succeed): the request did nothing, but the key's outcome
+		 * is not settled by it.
 		 */
 		INFO
 

@@ -37,6 +37,8 @@ import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.payonce.history.ProviderLedger;
+
 /**
  * A local model of the parts of Stripe's API that Payonce uses, served over real HTTP by
  * WireMock, with the semantics of Stripe's public documentation:
@@ -234,6 +236,35 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	/** PaymentIntents whose metadata names this payment id, whatever their status. */
 	synchronized List<Intent> intentsOf(String paymentId) {
 		return this.intents.stream().filter((intent) -> paymentId.equals(intent.paymentId())).toList();
+	}
+
+	/**
+	 * This model's objects as a history's end state: a payment's charged PaymentIntents,
+	 * a refund's Stripe refunds (by the Payonce refund id in their metadata), and what
+	 * was refunded of a payment's PaymentIntents.
+	 */
+	ProviderLedger ledger() {
+		return new ProviderLedger() {
+
+			@Override
+			public long charges(String paymentId) {
+				return chargesOf(paymentId);
+			}
+
+			@Override
+			public long refunds(String refundId) {
+				return allRefunds().stream().filter((refund) -> refundId.equals(refund.refundId())).count();
+			}
+
+			@Override
+			public long refunded(String paymentId) {
+				return intentsOf(paymentId).stream()
+					.flatMap((intent) -> refundsOf(intent.id()).stream())
+					.mapToLong(RefundEntry::amount)
+					.sum();
+			}
+
+		};
 	}
 
 	/** Charged (succeeded) PaymentIntents of this payment id. */

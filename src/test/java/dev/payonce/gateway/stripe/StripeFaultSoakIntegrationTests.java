@@ -35,6 +35,9 @@ import org.springframework.test.context.DynamicPropertySource;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.gateway.stripe.StripeApiModel.Intent;
 import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
+import dev.payonce.history.History;
+import dev.payonce.history.HistoryChecker;
+import dev.payonce.history.KeyRecords;
 import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
@@ -100,6 +103,9 @@ class StripeFaultSoakIntegrationTests {
 	@Autowired
 	JdbcClient jdbc;
 
+	/** Every exchange of one run as the client saw it, for {@link HistoryChecker}. */
+	History history = new History();
+
 	@DynamicPropertySource
 	static void stripeApi(DynamicPropertyRegistry registry) {
 		registry.add("payonce.gateway.stripe.api-base", stripe::baseUrl);
@@ -123,6 +129,7 @@ class StripeFaultSoakIntegrationTests {
 	/** One run: fresh keys, payments then refunds. */
 	private void soakOnce() throws Exception {
 		String run = UUID.randomUUID().toString();
+		this.history = new History();
 		List<SoakKey> keys = new ArrayList<>();
 		for (int i = 0; i < KEYS; i++) {
 			keys.add(new SoakKey("stripe-soak-" + run + "-" + i, "order-stripe-soak-" + run + "-" + i, 100 + i,
@@ -287,6 +294,11 @@ class StripeFaultSoakIntegrationTests {
 				requests.size(), refundKeys.size(), refunding.toMillis(),
 				stripe.createKeys().size() - createCallsBefore, refundFaults, problems,
 				stripe.allRefunds().size() - refundsBefore, newGenerations);
+		assertThat(HistoryChecker.report("Stripe soak " + run, this.history,
+				new KeyRecords(this.jdbc).outcomes(stripe.ledger(), "stripe-soak-" + run + "-%",
+						"stripe-soak-refund-" + run + "-%")))
+			.as("anomalies of the clients' history against Stripe's objects and the database")
+			.isEmpty();
 	}
 
 	private String providerReference(String paymentId) {
@@ -312,7 +324,9 @@ class StripeFaultSoakIntegrationTests {
 					for (SoakKey key = queue.poll(); key != null; key = queue.poll()) {
 						Reply reply = null;
 						for (int tries = 0; tries < MAX_TRIES; tries++) {
+							History.Call call = this.history.invoke(key.key());
 							reply = send.apply(key);
+							call.answered(reply.status(), reply.body());
 							if (reply.status() != 409 && reply.status() != 503) {
 								break;
 							}

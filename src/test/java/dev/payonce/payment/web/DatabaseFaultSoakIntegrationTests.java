@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -52,7 +51,8 @@ import dev.payonce.OwnedPostgres;
 import dev.payonce.history.Anomaly;
 import dev.payonce.history.History;
 import dev.payonce.history.HistoryChecker;
-import dev.payonce.history.KeyOutcome;
+import dev.payonce.history.KeyRecords;
+import dev.payonce.history.SimulatorLedger;
 import dev.payonce.idempotency.IdempotencyReconciler;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
@@ -312,33 +312,10 @@ class DatabaseFaultSoakIntegrationTests {
 			.isLessThan(OUTAGE_WAIT.plus(SLACK));
 		assertThat(Duration.ofNanos(longest.nanos())).as("longest request").isLessThan(HANG);
 		assertThat(output.getAll()).as("a database outage is no bug").doesNotContain("\"level\":\"ERROR\"");
-		List<Anomaly> anomalies = HistoryChecker.check(soak.history, keyOutcomes(keys));
+		List<Anomaly> anomalies = HistoryChecker.report("database fault soak " + soak.run, soak.history,
+				new KeyRecords(this.jdbc).outcomes(new SimulatorLedger(this.jdbc), keys));
 		assertThat(anomalies).as("anomalies of the clients' history against the ledger and the database").isEmpty();
 		return new Figures(soak, duplicates, lost, stuck, longest, longestServiceUnavailable, anomalies.size());
-	}
-
-	/**
-	 * What the simulator's ledger and the database hold for each key of the run: the
-	 * payment's successful charges under any provider key generation, its amount if
-	 * charged, what was refunded of it, and whether the record is still in progress.
-	 */
-	private Map<String, KeyOutcome> keyOutcomes(String keys) {
-		Map<String, KeyOutcome> outcomes = new HashMap<>();
-		this.jdbc.sql("""
-				SELECT r.idempotency_key, r.status = 'IN_PROGRESS' AS in_progress,
-				       coalesce(p.amount, 0) AS amount, coalesce(p.refunded_amount, 0) AS refunded,
-				       (SELECT count(*) FROM simulated_provider_charges c
-				        WHERE c.outcome = 'SUCCEEDED'
-				          AND (c.provider_idempotency_key = 'payonce-payment-' || p.id
-				               OR c.provider_idempotency_key LIKE 'payonce-payment-' || p.id || '-g%')) AS charges
-				FROM idempotency_records r LEFT JOIN payments p ON p.id = r.resource_id
-				WHERE r.idempotency_key LIKE ?""").param(keys).query((row, n) -> {
-			long charges = row.getLong("charges");
-			outcomes.put(row.getString("idempotency_key"), new KeyOutcome(charges,
-					(charges > 0) ? row.getLong("amount") : 0, row.getLong("refunded"), row.getBoolean("in_progress")));
-			return null;
-		}).list();
-		return outcomes;
 	}
 
 	/**
@@ -530,20 +507,17 @@ class DatabaseFaultSoakIntegrationTests {
 		private Optional<Reply> sendUntilFinal(PaymentsApi api, SoakKey key) throws InterruptedException {
 			for (int tries = 0; tries < 1_000; tries++) {
 				long started = System.nanoTime();
+				History.Call call = this.history.invoke(key.key());
 				Reply reply;
 				try {
 					reply = api.pay(key.key(), key.body());
 				}
 				catch (RuntimeException ex) {
-					this.history.info(key.key(), 0);
+					call.info(0);
 					throw ex;
 				}
 				long ended = System.nanoTime();
-				switch (reply.status()) {
-					case 201 -> this.history.ok(key.key(), reply.status(), reply.body());
-					case 402 -> this.history.fail(key.key(), reply.status(), reply.body());
-					default -> this.history.info(key.key(), reply.status());
-				}
+				call.answered(reply.status(), reply.body());
 				this.exchanges.add(new Exchange(started, ended, reply.status(),
 						(reply.status() >= 400) ? reply.problemType() : "", reply.header("Retry-After").isPresent()));
 				boolean retry = reply.status() == 503 || reply.status() == 409;

@@ -28,6 +28,10 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.annotation.DirtiesContext;
 
 import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.history.History;
+import dev.payonce.history.HistoryChecker;
+import dev.payonce.history.KeyRecords;
+import dev.payonce.history.SimulatorLedger;
 import dev.payonce.idempotency.IdempotencyReconciler;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
@@ -74,6 +78,9 @@ class FaultSoakIntegrationTests {
 
 	@Autowired
 	IdempotencyReconciler reconciler;
+
+	/** Every exchange of both phases as the client saw it, for {@link HistoryChecker}. */
+	final History history = new History();
 
 	@Test
 	void faultsAndRetriesNeverChargeTwiceLoseAPaymentOrLeaveAKeyStuck() throws Exception {
@@ -219,6 +226,10 @@ class FaultSoakIntegrationTests {
 						+ "%d provider refunds, 0 duplicates, 0 over-refunds%n",
 				requests.size(), refundKeys.size(), statuses.values().stream().mapToLong(AtomicLong::get).sum(),
 				statuses, problems, providerRefunds);
+		assertThat(HistoryChecker.report("fault soak " + run, this.history,
+				new KeyRecords(this.jdbc).outcomes(new SimulatorLedger(this.jdbc), "soak-" + run + "-%", refunded)))
+			.as("anomalies of the clients' history against the ledger and the database")
+			.isEmpty();
 	}
 
 	/**
@@ -239,7 +250,9 @@ class FaultSoakIntegrationTests {
 					for (SoakRequest key = queue.poll(); key != null; key = queue.poll()) {
 						Reply reply = null;
 						for (int tries = 0; tries < MAX_TRIES; tries++) {
+							History.Call call = this.history.invoke(key.key());
 							reply = key.send(api);
+							call.answered(reply.status(), reply.body());
 							statuses.computeIfAbsent(reply.status(), (status) -> new AtomicLong()).incrementAndGet();
 							if (!retryable(reply)) {
 								break;
