@@ -17,19 +17,25 @@
 -- guard's condition, the record's INSERT, the payment's INSERT from the record's RETURNING row)
 -- and so is the completion (the record locked for this attempt, the payment's versioned UPDATE,
 -- the record's UPDATE), docs/design.md section 4: 3 round trips, as here.
+-- The claim statement is built by the engine at start-up from the payment's mapping and reads
+-- the key's record first (docs/design.md section 4), as here.
 -- Variables: -D digest=<the bench client's key digest> -D client=<its id>.
 \set n random(1, 2000000000)
 \set m random(1, 2000000000)
-WITH guard AS (SELECT TRUE AS g, (client_still_authorized(:client, :digest)) IS TRUE AS g0),
+WITH existing AS (SELECT operation, request_fingerprint, status, attempt, resource_id, response_status, response_headers, response_body,
+    CAST(EXTRACT(EPOCH FROM locked_until - statement_timestamp()) * 1000000 AS bigint) AS lease_left,
+    CAST(EXTRACT(EPOCH FROM expires_at - statement_timestamp()) * 1000000 AS bigint) AS expires_in
+    FROM idempotency_records WHERE client_id = :client AND idempotency_key = 'pgb-' || :client_id::text || '-' || :n::text || '-' || :m::text),
+guard AS (SELECT TRUE AS g, (client_still_authorized(:client, :digest)) IS TRUE AS g0),
 claimed AS (INSERT INTO idempotency_records
     (client_id, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
     SELECT :client, 'pgb-' || :client_id::text || '-' || :n::text || '-' || :m::text, 'payment', md5(:n::text) || md5(:m::text), 'IN_PROGRESS', now() + interval '30 seconds', 1, md5(:n::text || :m::text)::uuid, now()
-    FROM guard WHERE g AND g0
+    FROM guard WHERE g AND g0 AND NOT EXISTS (SELECT 1 FROM existing)
     ON CONFLICT (client_id, idempotency_key) DO NOTHING
     RETURNING resource_id),
 created AS (INSERT INTO payments (id, client_id, order_id, amount, currency, payment_method, status, provider_reference, decline_code, created_at, updated_at, provider_key_generation, provider_key_replayed_at, version)
     SELECT md5(:n::text || :m::text)::uuid, :client, 'pgb-' || :n::text, 1200, 'ILS', 'pm_card_visa', 'PENDING', NULL, NULL, now(), now(), 1, NULL, 0 FROM claimed RETURNING 1)
-SELECT guard.*, EXISTS (SELECT 1 FROM claimed) AS claimed, EXISTS (SELECT 1 FROM created) AS created FROM guard;
+SELECT guard.*, EXISTS (SELECT 1 FROM claimed) AS claimed, EXISTS (SELECT 1 FROM created) AS created, e.* FROM guard LEFT JOIN existing AS e ON TRUE;
 INSERT INTO simulated_provider_charges (provider_reference, provider_idempotency_key, amount, currency, payment_method, outcome, decline_code, created_at)
   VALUES ('pgb_' || :n::text || '_' || :m::text, 'payonce-payment-' || md5(:n::text || :m::text)::uuid, 1200, 'ILS', 'pm_card_visa', 'SUCCEEDED', NULL, now())
   ON CONFLICT (provider_idempotency_key) DO NOTHING
