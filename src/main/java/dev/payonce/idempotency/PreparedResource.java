@@ -239,17 +239,16 @@ final class PreparedResource<R> {
 	 * @throws IllegalStateException if it does not exist
 	 */
 	R load(UUID id) {
-		return this.jdbc.sql(this.select)
-			.param(id)
-			.query((rs, row) -> this.table.read(rs))
-			.optional()
-			.orElseThrow(() -> new IllegalStateException(
-					"Claimed " + this.table.type().getSimpleName() + " " + id + " does not exist"));
+		return load(this.select, id);
 	}
 
 	/** The resource, locked until the caller's transaction ends. */
 	R loadForUpdate(UUID id) {
-		return this.jdbc.sql(this.selectForUpdate)
+		return load(this.selectForUpdate, id);
+	}
+
+	private R load(String statement, UUID id) {
+		return this.jdbc.sql(statement)
 			.param(id)
 			.query((rs, row) -> this.table.read(rs))
 			.optional()

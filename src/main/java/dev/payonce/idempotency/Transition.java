@@ -1,5 +1,8 @@
 package dev.payonce.idempotency;
 
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
 /**
  * An operation's one move of its resource to a final state, with the response to store
  * (docs/design.md section 4, "Completion in one statement"): for a payment,
@@ -30,6 +33,28 @@ public interface Transition<R> {
 	 * @param response the response stored
 	 */
 	default void completed(R resource, StoredResponse response) {
+	}
+
+	/**
+	 * A transition that announces itself once written.
+	 * @param <R> the resource
+	 * @param move moves the resource and renders the response ({@link #apply})
+	 * @param completed runs once the completion that wrote the move committed
+	 * ({@link #completed})
+	 * @return the transition
+	 */
+	static <R> Transition<R> of(Function<R, StoredResponse> move, BiConsumer<R, StoredResponse> completed) {
+		return new Transition<>() {
+			@Override
+			public StoredResponse apply(R resource) {
+				return move.apply(resource);
+			}
+
+			@Override
+			public void completed(R resource, StoredResponse response) {
+				completed.accept(resource, response);
+			}
+		};
 	}
 
 }

@@ -355,18 +355,10 @@ public class PaymentService {
 	 * completion that wrote it committed.
 	 */
 	private Transition<Payment> announced(PaymentStatus status, Function<Payment, StoredResponse> move) {
-		return new Transition<>() {
-			@Override
-			public StoredResponse apply(Payment payment) {
-				return move.apply(payment);
-			}
-
-			@Override
-			public void completed(Payment payment, StoredResponse response) {
-				PaymentService.this.metrics.paymentFinished(status);
-				log.info("Payment {} completed: {} ({})", payment.id(), status, response.status());
-			}
-		};
+		return Transition.of(move, (payment, response) -> {
+			this.metrics.paymentFinished(status);
+			log.info("Payment {} completed: {} ({})", payment.id(), status, response.status());
+		});
 	}
 
 	/**

@@ -402,18 +402,10 @@ public class RefundService {
 	 * once that completion committed.
 	 */
 	private Transition<Refund> announced(RefundStatus status, Function<Refund, StoredResponse> move) {
-		return new Transition<>() {
-			@Override
-			public StoredResponse apply(Refund refund) {
-				return move.apply(refund);
-			}
-
-			@Override
-			public void completed(Refund refund, StoredResponse response) {
-				RefundService.this.metrics.refundFinished(status);
-				log.info("Refund {} completed: {} ({})", refund.id(), status, response.status());
-			}
-		};
+		return Transition.of(move, (refund, response) -> {
+			this.metrics.refundFinished(status);
+			log.info("Refund {} completed: {} ({})", refund.id(), status, response.status());
+		});
 	}
 
 	/**

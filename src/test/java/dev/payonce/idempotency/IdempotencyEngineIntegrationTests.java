@@ -55,7 +55,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  * server is up only because security needs it); the clock moves past the 30 s lease
  * instead of waiting for it.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+@SpringBootTest(webEnvironment = WebEnvironment.MOCK,
 		properties = { "payonce.reconciliation.enabled=false", "payonce.idempotency.cleanup.enabled=false" })
 @Import({ TestcontainersConfiguration.class, OffsetClock.Installed.class,
 		IdempotencyEngineIntegrationTests.Guarded.class })
