@@ -122,13 +122,13 @@ window() { # window NAME KIND COMMAND...: runs one measured window; records CPU 
   after=$(cpu_counters)
   jit_after=$(jvm_jit_ms "$pid")
   # Columns: name, kind, steal %, JVM %, PostgreSQL %, load generator % (shares of all cores),
-  # JVM CPU ms, of which JIT compiler threads ms.
+  # JVM CPU ms, of which JIT compiler threads ms, PostgreSQL CPU ms.
   echo "$before $after $started $ended $(cat "$RAW/$name.loadgen-cpu") $jit_before $jit_after" | awk -v n="$name" -v k="$kind" -v hz="$(getconf CLK_TCK)" -v cores="$(nproc)" '{
       steal = ($5 - $1) > 0 ? 100 * ($6 - $2) / ($5 - $1) : 0
       seconds = ($10 - $9) * cores
-      printf "%s\t%s\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%.0f\n", n, k, steal,
+      printf "%s\t%s\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%.0f\t%.0f\n", n, k, steal,
         100 * ($7 - $3) / hz / seconds, 100 * ($8 - $4) / hz / seconds, 100 * ($11 + $12) / seconds,
-        1000 * ($7 - $3) / hz, $14 - $13
+        1000 * ($7 - $3) / hz, $14 - $13, 1000 * ($8 - $4) / hz
     }' >> "$RAW/windows.tsv"
   echo "  $name done"
 }
@@ -161,10 +161,26 @@ warm_as_much_as_main() { # warm_as_much_as_main NAME PORT SCRIPT CONNECTIONS: lo
   echo "$total requests in $((SECONDS - started)) s of warm-up (the first instance's warm-up: ${target:-?})"
 }
 
-pgbench_run() { # pgbench_run SQL CONNECTIONS
+pgbench_run() { # pgbench_run SQL CONNECTIONS [RATE]: flat out, or RATE transactions per second (pgbench -R)
+  if [ "$#" -ge 3 ] && ! awk -v r="$3" 'BEGIN { exit !(r > 0) }'; then
+    echo "No rate to run at (the Payonce window before this one completed nothing): window skipped"
+    return 0
+  fi
   /usr/bin/time -f "%U %S" -o "$LOADGEN_CPU" pgbench -h "$PGHOST_ADDR" -p "$PGPORT_NUM" -U postgres -n -M prepared -c "$2" -j 2 -T "$WINDOW" \
-    -D digest="$DIGEST" -D client="$CLIENT_ID" -D replay_keys=500 -D replay_run="$REPLAY_RUN" \
-    -f "bench/sql/$1.sql" "$DB"
+    ${3:+-R "$3"} -D digest="$DIGEST" -D client="$CLIENT_ID" -D replay_keys=500 -D replay_run="$REPLAY_RUN" \
+    -D clients="$2" -D targets="$REFUND_TARGETS" -D k=0 -f "bench/sql/$1.sql" "$DB"
+}
+
+ok_rate() { # ok_rate NAME: the 2xx responses per second of wrk's window NAME (raw/NAME.txt), one decimal
+  awk '/ requests in / { requests = $1; seconds = $4; sub(/s,$/, "", seconds); if (seconds ~ /m$/) { sub(/m$/, "", seconds); seconds *= 60 } }
+       /Non-2xx or 3xx responses:/ { failed = $NF }
+       END { if (seconds > 0) printf "%.1f\n", (requests - failed) / seconds }' "$RAW/$1.txt"
+}
+
+paced_connections() { # paced_connections RATE: wrk connections for an open-model load of RATE requests/s
+  # against a 200 ms provider: four times the requests in flight at that rate (RATE x 0.2 s), so a
+  # connection is free whenever a send is due, 64 to 2,000, even for wrk's two threads
+  awk -v r="$1" 'BEGIN { c = int(r * 0.8 / 2 + 1) * 2; if (c < 64) c = 64; if (c > 2000) c = 2000; print c }'
 }
 
 echo "Starting Payonce (production-like, bench profile)"
@@ -179,9 +195,13 @@ echo "Warming up for ${WARMUP}s"
 LOADGEN_CPU=/dev/null RUN="warm" wrk_run mix 32 "$WARMUP" > "$RAW/warmup.txt" 2>&1
 
 REPLAY_RUN="new1"
-echo "New payments vs pgbench, $PAIRS pairs"
+REFUND_TARGETS=50000 # payments that bench/sql/new-refund.sql refunds (created before the refund windows)
+echo "New payments vs pgbench at the same rate and flat out, $PAIRS rounds"
 for i in $(seq 1 "$PAIRS"); do
   RUN="new$i" window "new-service-$i" new-service wrk_run new-payments 32 "$WINDOW"
+  # The same SQL at the rate Payonce just reached, same connections: both sides pay the same
+  # rate effect, so PostgreSQL's CPU per payment compares like with like (BENCHMARKING.md).
+  RUN="x" window "new-pgbench-rate-$i" new-pgbench-rate pgbench_run new-payment 32 "$(ok_rate "new-service-$i")"
   RUN="x" window "new-pgbench-$i" new-pgbench pgbench_run new-payment 32
 done
 export REPLAY_RUN REPLAY_KEYS=500 REPLAY_THREADS=2
@@ -197,12 +217,25 @@ done
 REFUND_PAYMENTS="$RAW/refund-payments.txt"
 sql "SELECT id FROM payments WHERE client_id = '$CLIENT_ID' AND status = 'SUCCEEDED' ORDER BY id" > "$REFUND_PAYMENTS"
 export REFUND_PAYMENTS
-echo "Refunds: new refunds, refund replays and the no-database baseline, $PAIRS rounds ($(wc -l < "$REFUND_PAYMENTS") payments to refund)"
+echo "Refunds: new refunds, pgbench at the same rate, refund replays and the no-database baseline, $PAIRS rounds ($(wc -l < "$REFUND_PAYMENTS") payments to refund)"
+# pgbench's refunds (bench/sql/new-refund.sql) refund payments of their own, made here: SUCCEEDED
+# payments of the bench client with the simulator's charge for each, numbered 1..REFUND_TARGETS,
+# so that pgbench can name one without a statement Payonce does not issue.
+sql "INSERT INTO payments (id, client_id, order_id, amount, currency, payment_method, status, provider_reference,
+       created_at, updated_at, version, provider_key_generation)
+     SELECT ('00000000-0000-4000-8000-' || lpad(n::text, 12, '0'))::uuid, '$CLIENT_ID', 'rt-' || n, 1200, 'ILS',
+       'pm_card_visa', 'SUCCEEDED', 'rt_' || n, now(), now(), 1, 1
+     FROM generate_series(1, $REFUND_TARGETS) AS n;
+     INSERT INTO simulated_provider_charges (provider_reference, provider_idempotency_key, amount, currency, payment_method,
+       outcome, decline_code, created_at)
+     SELECT 'rt_' || n, 'rt-' || n, 1200, 'ILS', 'pm_card_visa', 'SUCCEEDED', NULL, now() FROM generate_series(1, $REFUND_TARGETS) AS n;
+     ANALYZE payments, simulated_provider_charges"
 # The warm-up above ran payments only: one window of new refunds, not measured, so that the first
 # measured one does not pay the refund path's JIT compilation (a long-running server has paid it).
 LOADGEN_CPU=/dev/null RUN="rwarm" wrk_run new-refunds 32 "$WINDOW" > "$RAW/warmup-refunds.txt" 2>&1
 for i in $(seq 1 "$PAIRS"); do
   RUN="rnew$i" window "refund-new-$i" refund-new wrk_run new-refunds 32 "$WINDOW"
+  RUN="x" window "refund-pgbench-rate-$i" refund-pgbench-rate pgbench_run new-refund 32 "$(ok_rate "refund-new-$i")"
   REPLAY_RUN="rnew1" RUN="x" window "refund-replay-$i" refund-replay wrk_run refund-replays 32 "$WINDOW"
   RUN="rbase$i" window "refund-baseline-$i" refund-baseline wrk_run baseline 32 "$WINDOW"
 done
@@ -230,7 +263,7 @@ REPLAY_RUN="new1" RUN="x" profile profile-replays wrk_run replays 32 "$PROFILE_W
 RUN="pref" profile profile-new-refunds wrk_run new-refunds 32 "$PROFILE_WINDOW"
 REPLAY_RUN="rnew1" RUN="x" profile profile-refund-replays wrk_run refund-replays 32 "$PROFILE_WINDOW"
 
-echo "Slow provider (200 ms) against the instant one, 200 connections, $PAIRS pairs"
+echo "Slow provider (200 ms) against the instant one, 200 connections, then open-model latency, $PAIRS rounds"
 # A second instance with the 200 ms provider on PORT + 1, the first one (instant) kept warm:
 # their windows alternate, so the ratio compares the two in the same conditions.
 start_payonce slow --payonce.gateway.simulator.latency=200ms
@@ -239,10 +272,22 @@ SLOW_PORT=$((PORT + 1))
 # time: on a slow machine 60 s left its JIT compiler busy through the first windows (2026-11-30-1755:
 # 8.4 of the slow JVM's 25.6 CPU seconds in slow-1 were compilation).
 warm_as_much_as_main slow "$SLOW_PORT" new-payments 200 > "$RAW/warmup-slow.txt" 2>&1
+# Latency around the provider: the slow instance at a fixed rate of half the instant provider's
+# saturation (its 2xx per second in the instant window just measured), an open-model load
+# (lua/paced-payments.lua); after the rounds, once at the saturation rate itself, for information.
+saturation_rates=""
 for i in $(seq 1 "$PAIRS"); do
   RUN="slow$i" CPU_PID="$SLOW_PID" TARGET_PORT="$SLOW_PORT" window "slow-$i" slow wrk_run new-payments 200 "$WINDOW"
   RUN="instant$i" window "instant-$i" instant wrk_run new-payments 200 "$WINDOW"
+  saturation=$(ok_rate "instant-$i")
+  saturation_rates="$saturation_rates $saturation"
+  half=$(awk -v r="${saturation:-0}" 'BEGIN { printf "%.1f", r / 2 }')
+  PACE_RATE="$half" RUN="half$i" CPU_PID="$SLOW_PID" TARGET_PORT="$SLOW_PORT" window "latency-half-$i" latency-half \
+    wrk_run paced-payments "$(paced_connections "$half")" "$WINDOW"
 done
+saturation=$(echo $saturation_rates | tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+PACE_RATE="$saturation" RUN="full" CPU_PID="$SLOW_PID" TARGET_PORT="$SLOW_PORT" window "latency-saturation" latency-saturation \
+  wrk_run paced-payments "$(paced_connections "$saturation")" "$WINDOW"
 RUN="pslow" CPU_PID="$SLOW_PID" TARGET_PORT="$SLOW_PORT" profile profile-slow wrk_run new-payments 200 "$PROFILE_WINDOW"
 stop_slow
 
