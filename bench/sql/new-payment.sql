@@ -42,8 +42,9 @@ created AS (INSERT INTO payments (id, client_id, order_id, amount, currency, pay
     SELECT md5(:n::text || :m::text)::uuid, :client, 'pgb-' || :n::text, 1200, 'ILS', 'pm_card_visa', 'PENDING', NULL, NULL, now(), now(), 1, NULL, 0 FROM claimed RETURNING 1)
 SELECT guard.*, EXISTS (SELECT 1 FROM claimed) AS claimed, EXISTS (SELECT 1 FROM created) AS created,
        CASE WHEN clock_timestamp() > statement_timestamp() + INTERVAL '5000000 microseconds'
-            THEN idempotency_claim_late() END AS late
-FROM guard;
+            THEN idempotency_claim_late() END AS late,
+       e.*
+FROM guard LEFT JOIN existing AS e ON TRUE;
 INSERT INTO simulated_provider_charges (provider_reference, provider_idempotency_key, amount, currency, payment_method, outcome, decline_code, created_at)
   VALUES ('pgb_' || :n::text || '_' || :m::text, 'payonce-payment-' || md5(:n::text || :m::text)::uuid, 1200, 'ILS', 'pm_card_visa', 'SUCCEEDED', NULL, now())
   ON CONFLICT (provider_idempotency_key) DO NOTHING
