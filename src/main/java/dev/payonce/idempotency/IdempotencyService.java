@@ -229,10 +229,14 @@ public class IdempotencyService {
 				return operation;
 			}
 
-			@SuppressWarnings("unchecked")
 			@Override
-			public Creation<Object, Object> create(UUID resourceId) {
-				return (Creation<Object, Object>) create.create(resourceId);
+			public @Nullable Object create(UUID resourceId) {
+				return create.create(resourceId);
+			}
+
+			@Override
+			public Object refusal() {
+				return "refused by the claim step";
 			}
 
 			@Override
@@ -262,7 +266,8 @@ public class IdempotencyService {
 	@FunctionalInterface
 	interface ClaimStep {
 
-		Creation<?, ?> create(UUID resourceId);
+		/** The resource; {@code null} to refuse the claim. */
+		@Nullable Object create(UUID resourceId);
 
 	}
 
@@ -386,12 +391,9 @@ public class IdempotencyService {
 	private <R, T> Optional<Claim> claimInOneStatement(String operation, ClaimRequest request, Steps<R, T> steps) {
 		PreparedResource<R> resource = Objects.requireNonNull(steps.resource());
 		UUID resourceId = UUID.randomUUID();
-		R created;
-		switch (steps.operation().create(resourceId)) {
-			case Creation.Created<R, T> fresh -> created = fresh.resource();
-			case Creation.Refused<R, T> refused -> {
-				return Optional.of(new Claim.Refused(refused.reason()));
-			}
+		R created = steps.operation().create(resourceId);
+		if (created == null) {
+			return Optional.of(refused(steps.operation()));
 		}
 		Object[] claimArguments = steps.operation().claimArguments(created);
 		Instant now = this.clock.instant();
@@ -442,10 +444,8 @@ public class IdempotencyService {
 		UUID resourceId = UUID.randomUUID();
 		if (this.records.insertClaim(operation, request, resourceId, now, this.properties.lease())) {
 			Lease lease = new Lease(request.scope(), operation, request.key(), resourceId, 1, lockedUntil);
-			return Optional.of(switch (steps.operation().create(resourceId)) {
-				case Creation.Created<R, T> created -> created(lease, steps, created.resource());
-				case Creation.Refused<R, T> refused -> new Claim.Refused(refused.reason());
-			});
+			R created = steps.operation().create(resourceId);
+			return Optional.of((created != null) ? created(lease, steps, created) : refused(steps.operation()));
 		}
 		var existing = this.records.find(request);
 		if (existing.isEmpty()) {
@@ -467,6 +467,15 @@ public class IdempotencyService {
 					record.resourceId(), record.attempt() + 1, lockedUntil), true, null));
 		}
 		return Optional.empty();
+	}
+
+	/** The claim step refused: why, as the operation answers. */
+	private static Claim refused(IdempotentOperation<?, ?> operation) {
+		Object reason = operation.refusal();
+		if (reason == null) {
+			throw new IllegalStateException(operation.name() + " refused a claim without a reason");
+		}
+		return new Claim.Refused(reason);
 	}
 
 	/**

@@ -16,8 +16,8 @@ import org.jspecify.annotations.Nullable;
  * declared resource it only builds it in memory: the engine inserts it together with the
  * record, in one statement where it can or in the claim transaction otherwise, after the
  * declared claim update if there is one; an operation without a declared resource writes
- * it itself, inside the claim transaction. It may refuse, and then nothing is
- * stored;</li>
+ * it itself, inside the claim transaction. It may refuse ({@link #refusal()}), and then
+ * nothing is stored;</li>
  * <li>on a takeover the resource is reloaded: by the engine for a declared resource, by
  * {@link #load} otherwise;</li>
  * <li>{@link #act} runs outside every transaction (it calls the provider) and decides:
@@ -67,10 +67,10 @@ public interface IdempotentOperation<R, T> {
 	 * The claim step: the new resource under {@code resourceId}. Runs only for a fresh
 	 * claim, never for a takeover or a replay.
 	 * @param resourceId the id the engine chose for the resource; stored with the record
-	 * @return {@link Creation.Created} with the resource, or {@link Creation.Refused}
+	 * @return the resource; {@code null} to refuse the claim with {@link #refusal()}
 	 * (nothing is then stored)
 	 */
-	Creation<R, T> create(UUID resourceId);
+	@Nullable R create(UUID resourceId);
 
 	/**
 	 * The values of the declared claim update's placeholders for this request

@@ -19,7 +19,6 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.Action;
 import dev.payonce.idempotency.ClaimRequest;
-import dev.payonce.idempotency.Creation;
 import dev.payonce.idempotency.Execution;
 import dev.payonce.idempotency.FinishStep;
 import dev.payonce.idempotency.IdempotencyScope;
@@ -154,9 +153,9 @@ public class PaymentService {
 
 		/** A {@code PENDING} payment, which the engine inserts with the claim. */
 		@Override
-		public Creation<Payment, GatewayResult> create(UUID resourceId) {
-			return new Creation.Created<>(Payment.pending(new PaymentId(resourceId), this.command.clientId(),
-					this.command.orderId(), this.command.amount(), this.command.paymentMethod(), now()));
+		public Payment create(UUID resourceId) {
+			return Payment.pending(new PaymentId(resourceId), this.command.clientId(), this.command.orderId(),
+					this.command.amount(), this.command.paymentMethod(), now());
 		}
 
 		/**

@@ -16,7 +16,6 @@ import org.springframework.stereotype.Service;
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.Action;
 import dev.payonce.idempotency.ClaimRequest;
-import dev.payonce.idempotency.Creation;
 import dev.payonce.idempotency.Execution;
 import dev.payonce.idempotency.FinishStep;
 import dev.payonce.idempotency.IdempotencyService;
@@ -215,9 +214,9 @@ public class RefundService {
 		 * ({@link RefundTable}).
 		 */
 		@Override
-		public Creation<Refund, RefundOutcome> create(UUID resourceId) {
-			return new Creation.Created<>(Refund.reserving(new RefundId(resourceId), this.command.paymentId(),
-					this.command.clientId(), this.command.reason(), RefundService.this.payments.now()));
+		public Refund create(UUID resourceId) {
+			return Refund.reserving(new RefundId(resourceId), this.command.paymentId(), this.command.clientId(),
+					this.command.reason(), RefundService.this.payments.now());
 		}
 
 		@Override

@@ -330,11 +330,11 @@ class IdempotencyEngineIntegrationTests {
 		assertThat(storedBody("changed-" + writes)).isEqualTo(json("reread").body());
 	}
 
-	private Creation<?, ?> createResource(UUID resourceId) {
+	private UUID createResource(UUID resourceId) {
 		this.jdbc.sql("INSERT INTO engine_test_resources (id, operation, state, finishes) VALUES (?, ?, 'CREATED', 0)")
 			.params(resourceId, "engine_test")
 			.update();
-		return new Creation.Created<>(resourceId);
+		return resourceId;
 	}
 
 	private String storedBody(String key) {
@@ -1106,7 +1106,7 @@ class IdempotencyEngineIntegrationTests {
 		}
 
 		@Override
-		public Creation<EngineTestResource, String> create(UUID resourceId) {
+		public EngineTestResource create(UUID resourceId) {
 			if (TransactionSynchronizationManager.isActualTransactionActive()) {
 				this.creates.incrementAndGet();
 			}
@@ -1114,7 +1114,7 @@ class IdempotencyEngineIntegrationTests {
 				this.inserts.incrementAndGet();
 			}
 			this.ids.add(resourceId);
-			return new Creation.Created<>(new EngineTestResource(resourceId, "engine_test_inserting"));
+			return new EngineTestResource(resourceId, "engine_test_inserting");
 		}
 
 		@Override
@@ -1214,7 +1214,7 @@ class IdempotencyEngineIntegrationTests {
 			List<String> levels = new CopyOnWriteArrayList<>();
 			Claim claim = this.engine.claim("engine_test", request("levels", "a"), (resourceId) -> {
 				levels.add(transactionIsolation());
-				return new Creation.Created<>(resourceId);
+				return resourceId;
 			});
 			assertThat(claim).isInstanceOf(Claim.Acquired.class);
 			Optional<StoredResponse> stored = this.engine.complete(((Claim.Acquired) claim).lease(), (resourceId) -> {

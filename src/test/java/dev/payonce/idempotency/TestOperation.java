@@ -8,6 +8,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
@@ -110,7 +112,7 @@ final class TestOperation implements IdempotentOperation<UUID, String> {
 	}
 
 	@Override
-	public Creation<UUID, String> create(UUID resourceId) {
+	public @Nullable UUID create(UUID resourceId) {
 		this.creates.incrementAndGet();
 		this.jdbc.sql("INSERT INTO engine_test_resources (id, operation, state, finishes) VALUES (?, ?, 'CREATED', 0)")
 			.params(resourceId, this.name)
@@ -119,7 +121,12 @@ final class TestOperation implements IdempotentOperation<UUID, String> {
 		this.afterCreate = () -> {
 		};
 		pause.run();
-		return this.refuse ? new Creation.Refused<>("refused by the test") : new Creation.Created<>(resourceId);
+		return this.refuse ? null : resourceId;
+	}
+
+	@Override
+	public String refusal() {
+		return "refused by the test";
 	}
 
 	@Override
