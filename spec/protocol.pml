@@ -8,7 +8,7 @@
  *    completion or release;
  *  - the reconciler (IdempotencyReconciler.reconcile with PaymentReconciliation.settle),
  *    restarted after a crash;
- *  - a webhook event that applies the provider's outcome (PaymentWebhooks.apply through
+ *  - a webhook event that applies the provider's outcome (ProviderEvents.apply through
  *    IdempotencyService.completeResource), delivered at least once;
  *  - the provider (Stripe, as StripePaymentGateway sees it): deduplicates by provider
  *    idempotency key, replays its first answer (a saved 500 included) until it forgets its
@@ -394,7 +394,7 @@ next_round:
 	od
 }
 
-/* A payment_intent.succeeded or .payment_failed event (PaymentWebhooks.apply): once the
+/* A payment_intent.succeeded or .payment_failed event (ProviderEvents.apply): once the
  * provider decided, delivered at least once. A delivery takes the payment's record over
  * only if its lease ended (IdempotencyRecords.takeOverResource) and completes it fenced
  * (IdempotencyService.completeResource); here both are one step, as nothing but the

@@ -1,13 +1,28 @@
 package dev.payonce;
 
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.modulith.core.ApplicationModule;
 import org.springframework.modulith.core.ApplicationModules;
 
+import dev.payonce.web.ApiProblem;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
+/**
+ * The module rules (docs/design.md, "Modules"): the engine and the provider kernel know
+ * no operation, operations depend on each other in one direction only (refund on payment,
+ * webhook on payment and refund), and nothing depends on an adapter.
+ */
 class ModularityTests {
+
+	private static final List<String> OPERATIONS = List.of("payment", "refund", "webhook");
 
 	private final ApplicationModules modules = ApplicationModules.of(PayonceApplication.class);
 
@@ -17,23 +32,63 @@ class ModularityTests {
 	}
 
 	@Test
-	void idempotencyEngineDependsOnNeitherPaymentsNorClients() {
-		ApplicationModule idempotency = this.modules.getModuleByName("idempotency").orElseThrow();
-		ApplicationModule payment = this.modules.getModuleByName("payment").orElseThrow();
-		ApplicationModule client = this.modules.getModuleByName("client").orElseThrow();
+	void providerDependsOnNoOperation() {
+		assertThat(dependencies("provider")).doesNotContainAnyElementsOf(OPERATIONS);
+	}
 
-		assertThat(idempotency.getDirectDependencies(this.modules).contains(payment)).isFalse();
-		assertThat(idempotency.getDirectDependencies(this.modules).contains(client)).isFalse();
-		assertThat(idempotency.getBootstrapDependencies(this.modules)).doesNotContain(payment, client);
+	@Test
+	void paymentDependsOnNeitherRefundNorWebhook() {
+		assertThat(dependencies("payment")).doesNotContain("refund", "webhook");
+	}
+
+	@Test
+	void operationsDependOnEachOtherOnlyRefundOnPaymentAndWebhookOnPaymentAndRefund() {
+		assertThat(operationDependencies("payment")).isEmpty();
+		assertThat(operationDependencies("refund")).containsExactly("payment");
+		assertThat(operationDependencies("webhook")).containsExactlyInAnyOrder("payment", "refund");
+	}
+
+	@Test
+	void idempotencyEngineDependsOnNoModuleButTheProblemTypeOfWeb() {
+		assertThat(dependencies("idempotency")).containsOnly("web");
+		Set<String> usedOfOtherModules = module("idempotency").getBasePackage()
+			.stream()
+			.flatMap((type) -> type.getDirectDependenciesFromSelf().stream())
+			.map(Dependency::getTargetClass)
+			.map(JavaClass::getBaseComponentType)
+			.filter((target) -> target.getPackageName().startsWith("dev.payonce.")
+					&& !target.getPackageName().startsWith("dev.payonce.idempotency"))
+			.map(JavaClass::getName)
+			.collect(Collectors.toSet());
+		assertThat(usedOfOtherModules).containsOnly(ApiProblem.class.getName());
 	}
 
 	@Test
 	void nothingDependsOnGatewayAdapters() {
-		ApplicationModule gateway = this.modules.getModuleByName("gateway").orElseThrow();
+		ApplicationModule gateway = module("gateway");
 
-		assertThat(
-				this.modules.stream().filter((module) -> module.getDirectDependencies(this.modules).contains(gateway)))
-			.isEmpty();
+		assertThat(this.modules.stream()
+			.filter((module) -> module.getDirectDependencies(this.modules).contains(gateway))
+			.map(ApplicationModule::getName)).isEmpty();
+	}
+
+	/** The names of the modules {@code name} depends on directly or at bootstrap. */
+	private Set<String> dependencies(String name) {
+		ApplicationModule module = module(name);
+		Set<String> names = this.modules.stream()
+			.filter((other) -> module.getDirectDependencies(this.modules).contains(other))
+			.map(ApplicationModule::getName)
+			.collect(Collectors.toSet());
+		module.getBootstrapDependencies(this.modules).forEach((other) -> names.add(other.getName()));
+		return names;
+	}
+
+	private List<String> operationDependencies(String name) {
+		return dependencies(name).stream().filter(OPERATIONS::contains).sorted().toList();
+	}
+
+	private ApplicationModule module(String name) {
+		return this.modules.getModuleByName(name).orElseThrow();
 	}
 
 }

@@ -1,5 +1,5 @@
 /**
- * Adapters of the {@link dev.payonce.payment.PaymentGateway} port, one sub-package a
+ * Adapters of the {@link dev.payonce.provider.PaymentGateway} port, one sub-package a
  * provider. Nothing depends on them; a provider's own types never leave its adapter.
  */
 @NullMarked

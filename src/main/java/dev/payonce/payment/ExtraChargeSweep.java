@@ -4,14 +4,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.data.domain.Limit;
 import org.springframework.stereotype.Component;
+
+import dev.payonce.provider.ExtraCharge;
+import dev.payonce.provider.OperationContext;
+import dev.payonce.provider.PaymentGateway;
+import dev.payonce.provider.ProviderMetrics;
 
 /**
  * The safety net against a second charge or refund (docs/design.md section 5, "Extra
@@ -30,7 +33,7 @@ import org.springframework.stereotype.Component;
  * <li>A refund sent under more than one key generation, or FAILED, with more than one
  * provider refund carrying its id: a refund cannot be taken back, so it is logged at
  * ERROR and counted ({@code action=reported}) once per instance, for the merchant to
- * settle with the customer.</li>
+ * settle with the customer. That check is the refund module's ({@link Check}).</li>
  * </ul>
  * Reads at most {@link #BATCH} payments and refunds a run, oldest first. Safe on any
  * number of instances at once: reversals carry provider idempotency keys derived from the
@@ -40,33 +43,27 @@ import org.springframework.stereotype.Component;
 public class ExtraChargeSweep {
 
 	/** The most payments (and refunds) one run checks. */
-	static final int BATCH = 500;
+	public static final int BATCH = 500;
 
 	private static final Logger log = LoggerFactory.getLogger(ExtraChargeSweep.class);
 
 	private final Payments payments;
 
-	private final Refunds refunds;
-
 	private final PaymentGateway gateway;
 
-	private final PaymentService paymentService;
+	private final ProviderMetrics metrics;
 
-	private final RefundService refundService;
+	private final OperationContext context;
 
-	private final PaymentMetrics metrics;
+	private final List<Check> checks;
 
-	/** Provider refund ids already reported by this instance. */
-	private final Set<String> reported = ConcurrentHashMap.newKeySet();
-
-	ExtraChargeSweep(Payments payments, Refunds refunds, PaymentGateway gateway, PaymentService paymentService,
-			RefundService refundService, PaymentMetrics metrics) {
+	ExtraChargeSweep(Payments payments, PaymentGateway gateway, ProviderMetrics metrics, OperationContext context,
+			List<Check> checks) {
 		this.payments = payments;
-		this.refunds = refunds;
 		this.gateway = gateway;
-		this.paymentService = paymentService;
-		this.refundService = refundService;
 		this.metrics = metrics;
+		this.context = context;
+		this.checks = List.copyOf(checks);
 	}
 
 	/**
@@ -79,8 +76,12 @@ public class ExtraChargeSweep {
 			// A provider that keeps keys for good never sees a second key for a payment.
 			return 0;
 		}
-		Instant since = this.paymentService.now().minus(retention.get());
-		return sweepPayments(since) + sweepRefunds(since);
+		Instant since = this.context.now().minus(retention.get());
+		int found = sweepPayments(since);
+		for (Check check : this.checks) {
+			found += check.sweep(since);
+		}
+		return found;
 	}
 
 	private int sweepPayments(Instant since) {
@@ -112,22 +113,22 @@ public class ExtraChargeSweep {
 		return found;
 	}
 
-	private int sweepRefunds(Instant since) {
-		int found = 0;
-		for (Refund refund : this.refunds.findExtraRefundCandidates(since, Limit.of(BATCH))) {
-			List<String> providerRefunds = this.gateway.providerRefunds(this.refundService.refundRequest(refund))
-				.orElse(List.of());
-			if (providerRefunds.size() < 2 || !this.reported.addAll(providerRefunds)) {
-				continue;
-			}
-			found++;
-			log.error(
-					"Refund {} has {} refunds at the provider ({}): refunded more than once, a bug "
-							+ "(docs/design.md section 5); a refund cannot be taken back, settle it with the customer",
-					refund.id(), providerRefunds.size(), String.join(", ", providerRefunds));
-			this.metrics.duplicate("refund", "reported");
-		}
-		return found;
+	/**
+	 * One more check the sweep runs after its own over payments, contributed by an
+	 * operation built on payments (refunds: more than one provider refund for one
+	 * refund). The sweep knows no such operation; it runs every check it is given, in
+	 * order.
+	 */
+	public interface Check {
+
+		/**
+		 * Checks what was created since {@code since} against the provider; logs and
+		 * counts what it finds.
+		 * @param since the start of the provider's key retention
+		 * @return how many extras this check found and acted on
+		 */
+		int sweep(Instant since);
+
 	}
 
 }

@@ -15,12 +15,14 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.domain.Persistable;
 
 import dev.payonce.client.ClientId;
+import dev.payonce.provider.ChargeRequest;
+import dev.payonce.provider.Money;
 
 /**
  * A payment: created {@code PENDING} together with the idempotency claim, then moved once
  * to a final status. Never deleted (docs/design.md section 4). A {@code SUCCEEDED}
- * payment can be refunded; its refunded and reserved amounts are kept by
- * {@link RefundReservations}.
+ * payment can be refunded; its refunded and reserved amounts are kept by the refund
+ * module's reservation statements.
  *
  * <p>
  * Transitions are named for the fact and refuse to leave a final status. Concurrent
@@ -66,9 +68,9 @@ public class Payment implements Persistable<UUID> {
 	private @Nullable String declineCode;
 
 	/**
-	 * Minor units refunded so far. Read-only here: written only by
-	 * {@link RefundReservations}' conditional statements, so that no JPA write of a stale
-	 * payment can undo a reservation.
+	 * Minor units refunded so far. Read-only here: written only by the refund module's
+	 * conditional reservation statements, so that no JPA write of a stale payment can
+	 * undo a reservation.
 	 */
 	@Column(name = "refunded_amount", insertable = false, updatable = false)
 	private long refundedAmount;
@@ -240,7 +242,7 @@ public class Payment implements Persistable<UUID> {
 	 * @return the charge request with this payment's provider idempotency key
 	 */
 	public ChargeRequest chargeRequest() {
-		return new ChargeRequest(id(), id().providerIdempotencyKey(this.providerKeyGeneration), amount(),
+		return new ChargeRequest(this.id, id().providerIdempotencyKey(this.providerKeyGeneration), amount(),
 				this.paymentMethod, this.orderId, this.providerReference, createdAt());
 	}
 

@@ -5,6 +5,7 @@ import java.util.Map;
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.idempotency.RequestFingerprint;
+import dev.payonce.provider.Money;
 
 /**
  * A validated request to create a payment (docs/design.md section 2).

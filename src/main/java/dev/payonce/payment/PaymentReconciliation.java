@@ -8,6 +8,10 @@ import dev.payonce.idempotency.Lease;
 import dev.payonce.idempotency.ReconciliationProperties;
 import dev.payonce.idempotency.ReconciliationStep;
 import dev.payonce.idempotency.Settlement;
+import dev.payonce.provider.GatewayResult;
+import dev.payonce.provider.OperationContext;
+import dev.payonce.provider.PaymentGateway;
+import dev.payonce.provider.ProviderMetrics;
 
 /**
  * The payment operation's reconciliation step (docs/design.md section 4, step 5):
@@ -38,14 +42,17 @@ class PaymentReconciliation implements ReconciliationStep {
 
 	private final ReconciliationProperties properties;
 
-	private final PaymentMetrics metrics;
+	private final ProviderMetrics metrics;
+
+	private final OperationContext context;
 
 	PaymentReconciliation(PaymentService payments, PaymentGateway gateway, ReconciliationProperties properties,
-			PaymentMetrics metrics) {
+			ProviderMetrics metrics, OperationContext context) {
 		this.payments = payments;
 		this.gateway = gateway;
 		this.properties = properties;
 		this.metrics = metrics;
+		this.context = context;
 	}
 
 	@Override
@@ -102,7 +109,7 @@ class PaymentReconciliation implements ReconciliationStep {
 	}
 
 	private boolean givenUp(Payment payment) {
-		return !Duration.between(payment.createdAt(), this.payments.now())
+		return !Duration.between(payment.createdAt(), this.context.now())
 			.minus(this.properties.giveUpAfter())
 			.isNegative();
 	}

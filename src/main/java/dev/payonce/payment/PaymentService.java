@@ -1,9 +1,7 @@
 package dev.payonce.payment;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
@@ -13,15 +11,12 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.Action;
 import dev.payonce.idempotency.ClaimRequest;
 import dev.payonce.idempotency.Execution;
 import dev.payonce.idempotency.FinishStep;
-import dev.payonce.idempotency.IdempotencyScope;
 import dev.payonce.idempotency.IdempotencyService;
 import dev.payonce.idempotency.IdempotentOperation;
 import dev.payonce.idempotency.ReconciliationProperties;
@@ -29,6 +24,10 @@ import dev.payonce.idempotency.ReleaseStep;
 import dev.payonce.idempotency.ResourceTable;
 import dev.payonce.idempotency.StoredResponse;
 import dev.payonce.idempotency.Transition;
+import dev.payonce.provider.GatewayResult;
+import dev.payonce.provider.OperationContext;
+import dev.payonce.provider.PaymentGateway;
+import dev.payonce.provider.ProviderMetrics;
 
 /**
  * Creates payments exactly once per (client, idempotency key) (docs/design.md section 4),
@@ -67,24 +66,27 @@ public class PaymentService {
 
 	private final PaymentResponses responses;
 
-	private final Clock clock;
+	private final OperationContext context;
 
 	private final PaymentMetrics metrics;
+
+	private final ProviderMetrics calls;
 
 	private final ReconciliationProperties reconciliation;
 
 	private final ResourceTable<Payment> table;
 
 	PaymentService(IdempotencyService idempotency, Payments payments, PaymentGateway gateway,
-			PaymentResponses responses, Clock clock, PaymentMetrics metrics, ReconciliationProperties reconciliation,
-			ResourceTable<Payment> table) {
+			PaymentResponses responses, OperationContext context, PaymentMetrics metrics, ProviderMetrics calls,
+			ReconciliationProperties reconciliation, ResourceTable<Payment> table) {
 		this.table = table;
 		this.idempotency = idempotency;
 		this.payments = payments;
 		this.gateway = gateway;
 		this.responses = responses;
-		this.clock = clock;
+		this.context = context;
 		this.metrics = metrics;
+		this.calls = calls;
 		this.reconciliation = reconciliation;
 	}
 
@@ -97,7 +99,7 @@ public class PaymentService {
 	 * later retry takes over
 	 */
 	public PaymentOutcome pay(PaymentCommand command) {
-		ClaimRequest request = new ClaimRequest(scope(command.clientId()), command.idempotencyKey(),
+		ClaimRequest request = new ClaimRequest(OperationContext.scope(command.clientId()), command.idempotencyKey(),
 				command.fingerprint());
 		return switch (this.idempotency.execute(new Charge(command), request)) {
 			case Execution.Completed<GatewayResult> completed ->
@@ -111,15 +113,6 @@ public class PaymentService {
 			case Execution.Refused<GatewayResult> refused ->
 				throw new IllegalStateException("The payment operation never refuses a claim");
 		};
-	}
-
-	/**
-	 * The engine's scope of a client's keys.
-	 * @param clientId the client
-	 * @return the scope with the client's id
-	 */
-	static IdempotencyScope scope(ClientId clientId) {
-		return new IdempotencyScope(clientId.value());
 	}
 
 	/**
@@ -281,7 +274,7 @@ public class PaymentService {
 	}
 
 	private GatewayResult lookup(Payment payment) {
-		return this.metrics.providerCall("lookup", payment.id(), () -> this.gateway.lookup(payment.chargeRequest()));
+		return this.calls.providerCall("lookup", payment.id(), () -> this.gateway.lookup(payment.chargeRequest()));
 	}
 
 	/** The fenced completion of an approved charge: payment SUCCEEDED, 201 stored. */
@@ -331,7 +324,7 @@ public class PaymentService {
 	 * @return {@link #succeeded} or {@link #declined}
 	 * @throws IllegalArgumentException for an outcome that is not final
 	 */
-	FinishStep finished(GatewayResult outcome) {
+	public FinishStep finished(GatewayResult outcome) {
 		return switch (outcome) {
 			case GatewayResult.Approved approved -> succeeded(approved);
 			case GatewayResult.Declined declined -> declined(declined);
@@ -384,7 +377,7 @@ public class PaymentService {
 	/**
 	 * A provider that forgets provider idempotency keys (Stripe: after 24 hours) must not
 	 * be sent a charge once the payment is older than the reconciler's give-up window:
-	 * {@link LeaseGuard} keeps that window short of the key retention, so every charge
+	 * {@code LeaseGuard} keeps that window short of the key retention, so every charge
 	 * attempt reaches the provider while it still remembers the key.
 	 */
 	private boolean pastChargeWindow(Payment payment) {
@@ -393,32 +386,20 @@ public class PaymentService {
 	}
 
 	private GatewayResult callProvider(Payment payment) {
-		return this.metrics.providerCall("charge", payment.id(), () -> this.gateway.charge(payment.chargeRequest()));
+		return this.calls.providerCall("charge", payment.id(), () -> this.gateway.charge(payment.chargeRequest()));
 	}
 
 	/**
 	 * A payment by id, whatever its client; for takeovers and the reconciler.
 	 * @throws IllegalStateException if the payment does not exist
 	 */
-	Payment load(PaymentId paymentId) {
+	public Payment load(PaymentId paymentId) {
 		return this.payments.findById(paymentId.value())
 			.orElseThrow(() -> new IllegalStateException("Claimed payment " + paymentId + " does not exist"));
 	}
 
-	Instant now() {
-		// PostgreSQL keeps microseconds; a receipt must read the same before and after a
-		// reload.
-		return this.clock.instant().truncatedTo(ChronoUnit.MICROS);
-	}
-
-	/** Runs {@code action} once the current transaction has committed. */
-	static void afterCommit(Runnable action) {
-		TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-			@Override
-			public void afterCommit() {
-				action.run();
-			}
-		});
+	private Instant now() {
+		return this.context.now();
 	}
 
 }

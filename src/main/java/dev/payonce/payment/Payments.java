@@ -12,7 +12,7 @@ import org.springframework.data.repository.Repository;
 /**
  * Stored payments. Only the methods Payonce uses; payments are never deleted.
  */
-interface Payments extends Repository<Payment, UUID> {
+public interface Payments extends Repository<Payment, UUID> {
 
 	Payment save(Payment payment);
 

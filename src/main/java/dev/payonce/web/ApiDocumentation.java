@@ -29,6 +29,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.ProblemDetail;
 
+import dev.payonce.web.edge.BodySizeFilter;
+
 /**
  * The OpenAPI document's frame (served at {@code /v3/api-docs}, checked in as
  * {@code docs/openapi.json}): title, compatibility and retry rules, licence, contact, the

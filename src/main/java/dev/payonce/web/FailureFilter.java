@@ -14,6 +14,8 @@ import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
+import dev.payonce.web.edge.QueryStringFilter;
+
 /**
  * Answers what fails in front of Spring MVC, where its advice cannot see: a database
  * failure in a filter (the API-key lookup of authentication) becomes

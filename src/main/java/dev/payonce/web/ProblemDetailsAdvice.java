@@ -33,6 +33,8 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
+import dev.payonce.web.edge.QueryStringFilter;
+
 /**
  * The one place Spring MVC's errors become RFC 9457 problems, all built by
  * {@link Problems}. Spring MVC's own exceptions (404, 405, 415, ...) get a stable Payonce

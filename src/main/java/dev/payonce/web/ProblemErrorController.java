@@ -12,6 +12,8 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import dev.payonce.web.edge.AllowedMethods;
+
 /**
  * Replaces Spring Boot's default error JSON: whatever Tomcat or a filter answers with
  * {@code sendError} (a timed-out body, a refused request) is rendered as the problem of

@@ -53,7 +53,7 @@ public final class RequestIds {
 	 * @param request a request
 	 * @return its id
 	 */
-	static String of(ServletRequest request) {
+	public static String of(ServletRequest request) {
 		if (request.getAttribute(ATTRIBUTE) instanceof String id) {
 			return id;
 		}

@@ -6,6 +6,7 @@ import java.util.Currency;
 import org.junit.jupiter.api.Test;
 
 import dev.payonce.client.ClientId;
+import dev.payonce.provider.Money;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;

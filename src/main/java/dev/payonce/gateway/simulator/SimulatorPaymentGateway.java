@@ -27,10 +27,10 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.payonce.gateway.simulator.SimulatorProperties.Fault;
-import dev.payonce.payment.ChargeRequest;
-import dev.payonce.payment.GatewayResult;
-import dev.payonce.payment.PaymentGateway;
-import dev.payonce.payment.RefundRequest;
+import dev.payonce.provider.ChargeRequest;
+import dev.payonce.provider.GatewayResult;
+import dev.payonce.provider.PaymentGateway;
+import dev.payonce.provider.RefundRequest;
 
 /**
  * A simulated payment provider with its own ledger, active unless

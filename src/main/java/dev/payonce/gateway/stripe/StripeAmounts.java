@@ -7,8 +7,8 @@ import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.payonce.payment.AmountLimits;
-import dev.payonce.payment.Money;
+import dev.payonce.provider.AmountLimits;
+import dev.payonce.provider.Money;
 
 /**
  * The one place where an amount crosses between Payonce's ISO 4217 minor units and

@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.payonce.payment.GatewayResult;
+import dev.payonce.provider.GatewayResult;
 
 /**
  * What a Stripe answer means for a charge, as a {@link GatewayResult}. The rules, from

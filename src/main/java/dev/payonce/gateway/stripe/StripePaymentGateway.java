@@ -29,14 +29,14 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
 
-import dev.payonce.payment.AmountLimits;
-import dev.payonce.payment.ChargeRequest;
-import dev.payonce.payment.ExtraCharge;
-import dev.payonce.payment.GatewayResult;
-import dev.payonce.payment.Money;
-import dev.payonce.payment.PaymentGateway;
-import dev.payonce.payment.RefundReason;
-import dev.payonce.payment.RefundRequest;
+import dev.payonce.provider.AmountLimits;
+import dev.payonce.provider.ChargeRequest;
+import dev.payonce.provider.ExtraCharge;
+import dev.payonce.provider.GatewayResult;
+import dev.payonce.provider.Money;
+import dev.payonce.provider.PaymentGateway;
+import dev.payonce.provider.RefundReason;
+import dev.payonce.provider.RefundRequest;
 
 /**
  * Charges through Stripe's PaymentIntents API, active with

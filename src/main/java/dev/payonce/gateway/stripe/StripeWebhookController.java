@@ -39,19 +39,19 @@ import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.payonce.payment.GatewayResult;
+import dev.payonce.provider.GatewayResult;
 import dev.payonce.payment.PaymentId;
-import dev.payonce.payment.PaymentWebhooks;
-import dev.payonce.payment.RefundId;
-import dev.payonce.payment.WebhookEffect;
-import dev.payonce.payment.WebhookEvent;
+import dev.payonce.webhook.ProviderEvents;
+import dev.payonce.refund.RefundId;
+import dev.payonce.webhook.WebhookEffect;
+import dev.payonce.webhook.WebhookEvent;
 import dev.payonce.web.ApiProblem;
-import dev.payonce.web.BodySizeFilter;
+import dev.payonce.web.edge.BodySizeFilter;
 import dev.payonce.web.Problems;
 
 /**
  * {@code POST /webhooks/stripe}: Stripe's signed events, at least once, applied exactly
- * once ({@link PaymentWebhooks}, docs/design.md "Webhooks"). Not behind API-key
+ * once ({@link ProviderEvents}, docs/design.md "Webhooks"). Not behind API-key
  * authentication: the one {@code Stripe-Signature} header, read by
  * {@link StripeSignature} and verified over the raw body before anything parses it,
  * against {@code payonce.gateway.stripe.webhook-signing-secret} and
@@ -111,7 +111,7 @@ class StripeWebhookController {
 	/** How soon a delivery answered 503 may come again. */
 	private static final Duration PROVIDER_RETRY = Duration.ofMinutes(1);
 
-	private final PaymentWebhooks webhooks;
+	private final ProviderEvents webhooks;
 
 	private final StripePaymentGateway gateway;
 
@@ -125,7 +125,7 @@ class StripeWebhookController {
 
 	private final StripeMode mode;
 
-	StripeWebhookController(PaymentWebhooks webhooks, StripePaymentGateway gateway, StripeProperties properties,
+	StripeWebhookController(ProviderEvents webhooks, StripePaymentGateway gateway, StripeProperties properties,
 			Clock clock) {
 		this.webhooks = webhooks;
 		this.gateway = gateway;

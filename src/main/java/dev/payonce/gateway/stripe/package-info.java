@@ -1,5 +1,5 @@
 /**
- * The Stripe adapter of the {@link dev.payonce.payment.PaymentGateway} port, on Stripe's
+ * The Stripe adapter of the {@link dev.payonce.provider.PaymentGateway} port, on Stripe's
  * official Java client, active with {@code payonce.gateway.provider=stripe}: charges are
  * PaymentIntents confirmed at once under the payment's provider idempotency key, lookups
  * search PaymentIntents by Payonce's payment id, and {@code POST /webhooks/stripe}

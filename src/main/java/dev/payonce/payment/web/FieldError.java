@@ -7,6 +7,6 @@ package dev.payonce.payment.web;
  * @param field the JSON member name; empty for the body as a whole
  * @param message what is wrong, for the client
  */
-record FieldError(String field, String message) {
+public record FieldError(String field, String message) {
 
 }

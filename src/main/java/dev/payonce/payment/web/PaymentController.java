@@ -23,12 +23,12 @@ import dev.payonce.idempotency.RecordQuota;
 import dev.payonce.idempotency.web.IdempotencyProblems;
 import dev.payonce.idempotency.web.StoredResponses;
 import dev.payonce.payment.PaymentCommand;
-import dev.payonce.payment.PaymentGateway;
+import dev.payonce.provider.PaymentGateway;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.payment.PaymentOutcome;
 import dev.payonce.payment.PaymentResponses;
 import dev.payonce.payment.PaymentService;
-import dev.payonce.web.BodySizeFilter;
+import dev.payonce.web.edge.BodySizeFilter;
 
 /**
  * {@code POST /payments} and {@code GET /payments/{id}} (docs/design.md section 2).
@@ -43,7 +43,7 @@ import dev.payonce.web.BodySizeFilter;
 // answer the client said it cannot read.
 @RequestMapping(path = "/payments",
 		produces = { MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_PROBLEM_JSON_VALUE })
-class PaymentController implements PaymentOperations {
+public class PaymentController implements PaymentOperations {
 
 	private static final Logger log = LoggerFactory.getLogger(PaymentController.class);
 
@@ -108,7 +108,7 @@ class PaymentController implements PaymentOperations {
 	 * anything is stored (docs/design.md section 5, "One mode per adapter").
 	 * @throws dev.payonce.web.ApiProblem 403 {@code api-key-mode-mismatch}
 	 */
-	static void requireKeyMode(PaymentGateway gateway, CurrentClient currentClient) {
+	public static void requireKeyMode(PaymentGateway gateway, CurrentClient currentClient) {
 		gateway.mode().ifPresent((providerMode) -> {
 			PaymentGateway.Mode keyMode = PaymentGateway.Mode.ofKey(currentClient.live());
 			if (keyMode != providerMode) {
@@ -119,7 +119,14 @@ class PaymentController implements PaymentOperations {
 		});
 	}
 
-	static byte[] readLimited(InputStream body) throws IOException {
+	/**
+	 * Reads a request body of at most 16 KiB ({@link BodySizeFilter#MAX_BODY_BYTES}).
+	 * @param body the request's body
+	 * @return its bytes
+	 * @throws IOException if reading fails
+	 * @throws dev.payonce.web.ApiProblem 413 {@code payload-too-large} for a longer body
+	 */
+	public static byte[] readLimited(InputStream body) throws IOException {
 		byte[] bytes = body.readNBytes(MAX_BODY_BYTES + 1);
 		if (bytes.length > MAX_BODY_BYTES) {
 			throw PaymentProblems.payloadTooLarge(MAX_BODY_BYTES);
@@ -127,7 +134,13 @@ class PaymentController implements PaymentOperations {
 		return bytes;
 	}
 
-	static PaymentId parseId(String id) {
+	/**
+	 * The payment id a path names; only the canonical UUID spelling names one.
+	 * @param id the path segment
+	 * @return the payment id
+	 * @throws dev.payonce.web.ApiProblem 404 {@code payment-not-found} for anything else
+	 */
+	public static PaymentId parseId(String id) {
 		try {
 			UUID uuid = UUID.fromString(id);
 			// UUID.fromString accepts non-canonical spellings; only the canonical one

@@ -33,7 +33,7 @@ import dev.payonce.web.ApiDocumentation;
  */
 @Tag(name = "Payments", description = "Payments of the calling client, created at most once per Idempotency-Key")
 @SecurityRequirement(name = ApiDocumentation.API_KEY)
-interface PaymentOperations {
+public interface PaymentOperations {
 
 	/**
 	 * The {@code Idempotency-Key} header as ECMA-262 (and Java) pattern: 1-255 visible

@@ -7,20 +7,18 @@ import java.util.Locale;
 
 import org.springframework.http.HttpStatus;
 
-import dev.payonce.payment.AmountLimits;
-import dev.payonce.payment.Money;
-import dev.payonce.payment.PaymentGateway;
+import dev.payonce.provider.AmountLimits;
+import dev.payonce.provider.Money;
+import dev.payonce.provider.PaymentGateway;
 import dev.payonce.payment.PaymentId;
-import dev.payonce.payment.PaymentStatus;
-import dev.payonce.payment.RefundId;
 import dev.payonce.web.ApiProblem;
 
 /**
- * The problems of the payments and refunds API (docs/design.md sections 2 and 8), each
- * with its stable type slug; the idempotency problems are the engine's
- * ({@link dev.payonce.idempotency.web.IdempotencyProblems}).
+ * The problems of the payments API, and those the refunds API shares with it
+ * (docs/design.md sections 2 and 8), each with its stable type slug; the idempotency
+ * problems are the engine's ({@link dev.payonce.idempotency.web.IdempotencyProblems}).
  */
-final class PaymentProblems {
+public final class PaymentProblems {
 
 	/**
 	 * The most field errors one answer lists: a body of 1,800 unknown members must not
@@ -37,7 +35,7 @@ final class PaymentProblems {
 	 * @param errors every error found, in the order to list them
 	 * @return the problem
 	 */
-	static ApiProblem invalidRequest(List<FieldError> errors) {
+	public static ApiProblem invalidRequest(List<FieldError> errors) {
 		return new ApiProblem(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
 				"The request body breaks the payments contract; see errors.")
 			.with("errors", capped(errors));
@@ -56,20 +54,10 @@ final class PaymentProblems {
 	 * {@code 400 invalid-request} about query parameters; each {@link FieldError} names
 	 * the parameter.
 	 */
-	static ApiProblem invalidParameters(List<FieldError> errors) {
+	public static ApiProblem invalidParameters(List<FieldError> errors) {
 		return new ApiProblem(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
 				"A query parameter breaks the payments contract; see errors.")
 			.with("errors", capped(errors));
-	}
-
-	/**
-	 * {@code 400 invalid-request}: the list's {@code starting_after} names no refund of
-	 * this payment of this client. One answer whether the id is unknown or another
-	 * payment's or another client's refund.
-	 */
-	static ApiProblem unknownCursor() {
-		return invalidParameters(List.of(new FieldError(RefundListParameters.STARTING_AFTER,
-				"names no refund of this payment: pass the id of the last refund of the previous page")));
 	}
 
 	/**
@@ -83,7 +71,7 @@ final class PaymentProblems {
 	 * @return the problem, with {@code currency}, {@code amount}, {@code multipleOf} and
 	 * {@code maximumAmount}
 	 */
-	static ApiProblem amountNotSupported(Money amount, AmountLimits limits, boolean refund) {
+	public static ApiProblem amountNotSupported(Money amount, AmountLimits limits, boolean refund) {
 		String currency = amount.currency().getCurrencyCode();
 		return new ApiProblem(HttpStatus.BAD_REQUEST, "amount-not-supported", "Amount not supported by the provider",
 				"The payment provider cannot " + (refund ? "refund " : "charge ") + amount.minorUnits()
@@ -105,7 +93,7 @@ final class PaymentProblems {
 	 * @return the problem, with {@code keyMode} and {@code providerMode} ({@code test} or
 	 * {@code live})
 	 */
-	static ApiProblem keyModeMismatch(PaymentGateway.Mode keyMode, PaymentGateway.Mode providerMode) {
+	public static ApiProblem keyModeMismatch(PaymentGateway.Mode keyMode, PaymentGateway.Mode providerMode) {
 		String key = keyMode.name().toLowerCase(Locale.ROOT);
 		String provider = providerMode.name().toLowerCase(Locale.ROOT);
 		return new ApiProblem(HttpStatus.FORBIDDEN, "api-key-mode-mismatch", "API key of the other mode",
@@ -116,7 +104,12 @@ final class PaymentProblems {
 			.with("providerMode", provider);
 	}
 
-	static ApiProblem payloadTooLarge(int limit) {
+	/**
+	 * {@code 413 payload-too-large}.
+	 * @param limit the most bytes a body may have
+	 * @return the problem
+	 */
+	public static ApiProblem payloadTooLarge(int limit) {
 		return new ApiProblem(HttpStatus.CONTENT_TOO_LARGE, "payload-too-large", "Payload too large",
 				"The request body must be at most " + limit + " bytes.");
 	}
@@ -136,47 +129,24 @@ final class PaymentProblems {
 			.retryAfter(retryAfter);
 	}
 
-	static ApiProblem notRefundable(PaymentStatus status) {
-		return new ApiProblem(HttpStatus.CONFLICT, "payment-not-refundable", "Payment not refundable",
-				"Only a SUCCEEDED payment can be refunded; this one is " + status + ".")
-			.with("paymentStatus", status.name());
-	}
-
-	static ApiProblem refundExceedsRefundable(long refundable) {
-		return new ApiProblem(HttpStatus.CONFLICT, "refund-exceeds-refundable", "Refund exceeds refundable amount",
-				"The refund asks for more than the payment has left to refund (its amount minus refunded and "
-						+ "in-flight refunds); nothing was refunded.")
-			.with("refundableAmount", refundable);
-	}
-
-	static ApiProblem refundProviderUnavailable(RefundId refundId, Duration retryAfter) {
-		return new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "refund-provider-unavailable",
-				"Refund provider unavailable",
-				"The payment provider refused this attempt before processing it. Retrying with the same Idempotency-Key is safe and resolves the refund without a second refund.")
-			.with("refundId", refundId.toString())
-			.retryAfter(retryAfter);
-	}
-
-	static ApiProblem refundOutcomeUnknown(RefundId refundId, Duration retryAfter) {
-		return new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "refund-outcome-unknown", "Refund outcome unknown",
-				"The payment provider did not confirm the refund. Retrying with the same Idempotency-Key is safe and resolves it without a second refund.")
-			.with("refundId", refundId.toString())
-			.retryAfter(retryAfter);
-	}
-
-	static ApiProblem refundNotFound() {
-		return new ApiProblem(HttpStatus.NOT_FOUND, "refund-not-found", "Refund not found",
-				"No refund with this id exists for this payment and client.");
-	}
-
-	static ApiProblem quotaExceeded(Duration retryAfter) {
+	/**
+	 * {@code 429 idempotency-quota-exceeded}: the client holds the most live keys
+	 * allowed.
+	 * @param retryAfter when an older stored response expires
+	 * @return the problem, with {@code Retry-After}
+	 */
+	public static ApiProblem quotaExceeded(Duration retryAfter) {
 		return new ApiProblem(HttpStatus.TOO_MANY_REQUESTS, "idempotency-quota-exceeded", "Too many live keys",
 				"This client holds the most live Idempotency-Keys allowed; a new key is accepted once older stored "
 						+ "responses expire (Retry-After). Retries of existing keys still work.")
 			.retryAfter(retryAfter);
 	}
 
-	static ApiProblem notFound() {
+	/**
+	 * {@code 404 payment-not-found}: no payment with this id for this client.
+	 * @return the problem
+	 */
+	public static ApiProblem notFound() {
 		return new ApiProblem(HttpStatus.NOT_FOUND, "payment-not-found", "Payment not found",
 				"No payment with this id exists for this client.");
 	}

@@ -6,7 +6,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import org.jspecify.annotations.Nullable;
 
-import dev.payonce.payment.Money;
+import dev.payonce.provider.Money;
 
 /**
  * The body of {@code POST /payments} after its JSON types were checked, before its values

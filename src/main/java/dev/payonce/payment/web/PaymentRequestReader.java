@@ -24,10 +24,10 @@ import org.springframework.stereotype.Component;
 
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.IdempotencyKey;
-import dev.payonce.payment.AmountLimits;
-import dev.payonce.payment.Money;
+import dev.payonce.provider.AmountLimits;
+import dev.payonce.provider.Money;
 import dev.payonce.payment.PaymentCommand;
-import dev.payonce.payment.PaymentGateway;
+import dev.payonce.provider.PaymentGateway;
 import dev.payonce.web.Problems;
 
 /**
@@ -39,7 +39,7 @@ import dev.payonce.web.Problems;
  * sent as JSON {@code null}. Every problem found is reported, not just the first.
  */
 @Component
-class PaymentRequestReader {
+public class PaymentRequestReader {
 
 	private static final Set<String> FIELDS = Set.of("orderId", "amount", "currency", "paymentMethod");
 
@@ -115,7 +115,7 @@ class PaymentRequestReader {
 	 * Parses a body strictly: one JSON object, no duplicate members, no trailing content.
 	 * @throws dev.payonce.web.ApiProblem 400 {@code invalid-request}
 	 */
-	JsonNode parse(byte[] body) {
+	public JsonNode parse(byte[] body) {
 		if (body.length == 0) {
 			throw PaymentProblems.invalidRequest(List.of(new FieldError("", "a JSON object body is required")));
 		}
@@ -139,7 +139,15 @@ class PaymentRequestReader {
 		return root;
 	}
 
-	static @Nullable String text(JsonNode root, String field, List<FieldError> errors) {
+	/**
+	 * A member that must be a JSON string when present.
+	 * @param root the body
+	 * @param field the member's name
+	 * @param errors where a wrong type is listed
+	 * @return the string, or {@code null} if absent or wrong (then listed in
+	 * {@code errors})
+	 */
+	public static @Nullable String text(JsonNode root, String field, List<FieldError> errors) {
 		JsonNode node = root.get(field);
 		if (node == null) {
 			return null;
@@ -155,7 +163,15 @@ class PaymentRequestReader {
 		return node.stringValue();
 	}
 
-	static @Nullable Long amount(JsonNode root, List<FieldError> errors) {
+	/**
+	 * The {@code amount} member: a JSON integer of minor units within
+	 * {@link Money#MAX_MINOR_UNITS}.
+	 * @param root the body
+	 * @param errors where a missing or wrong amount is listed
+	 * @return the amount, or {@code null} if absent, or wrong (then listed in
+	 * {@code errors})
+	 */
+	public static @Nullable Long amount(JsonNode root, List<FieldError> errors) {
 		JsonNode node = root.get("amount");
 		if (node == null) {
 			return null;

@@ -25,12 +25,12 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.gateway.simulator.SimulatorProperties.Fault;
-import dev.payonce.payment.ChargeRequest;
-import dev.payonce.payment.GatewayResult;
-import dev.payonce.payment.Money;
+import dev.payonce.provider.ChargeRequest;
+import dev.payonce.provider.GatewayResult;
+import dev.payonce.provider.Money;
 import dev.payonce.payment.PaymentId;
-import dev.payonce.payment.RefundId;
-import dev.payonce.payment.RefundRequest;
+import dev.payonce.refund.RefundId;
+import dev.payonce.provider.RefundRequest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -264,7 +264,7 @@ class SimulatorPaymentGatewayIntegrationTests {
 
 	private static RefundRequest refund(String chargeReference, long amount) {
 		RefundId refundId = new RefundId(UUID.randomUUID());
-		return new RefundRequest(refundId, refundId.providerIdempotencyKey(), chargeReference,
+		return new RefundRequest(refundId.value(), refundId.providerIdempotencyKey(), chargeReference,
 				new Money(amount, Currency.getInstance("EUR")), null);
 	}
 
@@ -284,7 +284,7 @@ class SimulatorPaymentGatewayIntegrationTests {
 
 	private static ChargeRequest charge(String paymentMethod) {
 		PaymentId paymentId = PaymentId.random();
-		return new ChargeRequest(paymentId, paymentId.providerIdempotencyKey(1),
+		return new ChargeRequest(paymentId.value(), paymentId.providerIdempotencyKey(1),
 				new Money(1500, Currency.getInstance("EUR")), paymentMethod, "order-1");
 	}
 

@@ -4,8 +4,8 @@ import java.util.Currency;
 
 import org.junit.jupiter.api.Test;
 
-import dev.payonce.payment.AmountLimits;
-import dev.payonce.payment.Money;
+import dev.payonce.provider.AmountLimits;
+import dev.payonce.provider.Money;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;

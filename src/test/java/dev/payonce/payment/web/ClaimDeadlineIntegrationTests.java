@@ -52,7 +52,7 @@ class ClaimDeadlineIntegrationTests {
 	void aRefundClaimThatWaitedOnItsPaymentPastTheDeadlineAnswers503AndNeverCommits() throws Exception {
 		PaymentsApi api = new PaymentsApi(this.port);
 		Reply paid = api.pay("pay-" + UUID.randomUUID(),
-				PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 900, "ILS"));
+				PaymentsApi.paymentBody("order-" + UUID.randomUUID(), 900, "ILS"));
 		String paymentId = paid.field("id");
 		String key = "deadline-" + UUID.randomUUID();
 		Reply refused;

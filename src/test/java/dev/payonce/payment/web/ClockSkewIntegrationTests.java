@@ -35,7 +35,7 @@ import dev.payonce.PayonceApplication;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.client.SecurityProperties;
 import dev.payonce.idempotency.IdempotencyKey;
-import dev.payonce.payment.Money;
+import dev.payonce.provider.Money;
 import dev.payonce.payment.PaymentCommand;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
@@ -168,7 +168,7 @@ class ClockSkewIntegrationTests {
 			String key = "ended-" + UUID.randomUUID();
 			seedClaimWhoseHolderDied(key);
 
-			takeovers.add(this.skewedApi.pay(key, PaymentIdempotencyIntegrationTests.body(key, 700, "ILS")));
+			takeovers.add(this.skewedApi.pay(key, PaymentsApi.paymentBody(key, 700, "ILS")));
 			keys.add(key);
 		}
 
@@ -234,7 +234,7 @@ class ClockSkewIntegrationTests {
 
 		static InFlight start(PaymentsApi api, String prefix) {
 			String key = prefix + "-" + UUID.randomUUID();
-			String body = PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 7100, "ILS");
+			String body = PaymentsApi.paymentBody("order-" + UUID.randomUUID(), 7100, "ILS");
 			ExecutorService thread = Executors.newSingleThreadExecutor();
 			return new InFlight(key, body, thread, thread.submit(() -> api.pay(key, body)));
 		}

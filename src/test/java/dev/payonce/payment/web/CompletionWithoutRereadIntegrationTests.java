@@ -29,12 +29,12 @@ import org.springframework.context.annotation.Primary;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.TestcontainersConfiguration;
-import dev.payonce.payment.ChargeRequest;
-import dev.payonce.payment.GatewayResult;
+import dev.payonce.provider.ChargeRequest;
+import dev.payonce.provider.GatewayResult;
 import dev.payonce.payment.Payment;
-import dev.payonce.payment.PaymentGateway;
-import dev.payonce.payment.Refund;
-import dev.payonce.payment.RefundRequest;
+import dev.payonce.provider.PaymentGateway;
+import dev.payonce.refund.Refund;
+import dev.payonce.provider.RefundRequest;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -85,7 +85,7 @@ class CompletionWithoutRereadIntegrationTests {
 	@Test
 	void approvedAndDeclinedPaymentsAreCompletedWithoutReadingThePaymentAgain() {
 		Reply approved = this.api.pay(PaymentIdempotencyIntegrationTests.newKey(),
-				PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 1500, "ILS"));
+				PaymentsApi.paymentBody("order-" + UUID.randomUUID(), 1500, "ILS"));
 		Reply declined = this.api.pay(PaymentIdempotencyIntegrationTests.newKey(), """
 				{"orderId":"order-%s","amount":1600,"currency":"ILS","paymentMethod":"pm_card_chargeDeclined"}"""
 			.formatted(UUID.randomUUID()));
@@ -106,7 +106,7 @@ class CompletionWithoutRereadIntegrationTests {
 	@Test
 	void aNewRefundIsSentAndCompletedWithoutReadingTheRefundOrItsPayment() {
 		Reply payment = this.api.pay(PaymentIdempotencyIntegrationTests.newKey(),
-				PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 2000, "ILS"));
+				PaymentsApi.paymentBody("order-" + UUID.randomUUID(), 2000, "ILS"));
 		assertThat(payment.status()).isEqualTo(201);
 		this.statistics.clear();
 
@@ -136,7 +136,7 @@ class CompletionWithoutRereadIntegrationTests {
 		this.gateway.hold(orderId, entered, mayLeave);
 		String key = PaymentIdempotencyIntegrationTests.newKey();
 		CompletableFuture<Reply> reply = CompletableFuture
-			.supplyAsync(() -> this.api.pay(key, PaymentIdempotencyIntegrationTests.body(orderId, 1700, "ILS")));
+			.supplyAsync(() -> this.api.pay(key, PaymentsApi.paymentBody(orderId, 1700, "ILS")));
 		assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
 		// Another writer changes the payment while the charge is in flight: its version
 		// moves on, and a column the completion's copy still holds as null is set.
@@ -157,7 +157,7 @@ class CompletionWithoutRereadIntegrationTests {
 		// mapping at start-up), never through Hibernate.
 		assertThat(paymentReads()).isZero();
 		// The response stored is the one rendered from the payment read again.
-		Reply replay = this.api.pay(key, PaymentIdempotencyIntegrationTests.body(orderId, 1700, "ILS"));
+		Reply replay = this.api.pay(key, PaymentsApi.paymentBody(orderId, 1700, "ILS"));
 		assertThat(replay.header("Idempotent-Replayed")).contains("true");
 		assertThat(replay.body()).isEqualTo(answer.body());
 		assertThat(this.api.get("/payments/" + answer.field("id")).body()).isEqualTo(answer.body());

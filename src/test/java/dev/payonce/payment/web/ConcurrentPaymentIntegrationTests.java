@@ -81,7 +81,7 @@ class ConcurrentPaymentIntegrationTests {
 		for (int round = 0; round < ROUNDS; round++) {
 			String key = "storm-" + UUID.randomUUID();
 			String orderId = "order-" + UUID.randomUUID();
-			String body = PaymentIdempotencyIntegrationTests.body(orderId, 2500, "ILS");
+			String body = PaymentsApi.paymentBody(orderId, 2500, "ILS");
 
 			MeterReadings readings = new MeterReadings(this.meters);
 			double acquired = readings.claims("acquired");
@@ -126,7 +126,7 @@ class ConcurrentPaymentIntegrationTests {
 			for (int round = 0; round < ROUNDS; round++) {
 				String key = "two-instances-" + UUID.randomUUID();
 				String orderId = "order-" + UUID.randomUUID();
-				String body = PaymentIdempotencyIntegrationTests.body(orderId, 2600, "ILS");
+				String body = PaymentsApi.paymentBody(orderId, 2600, "ILS");
 
 				List<Reply> replies = sendTogether((i) -> ((i % 2 == 0) ? this.api : other).pay(key, body));
 
@@ -160,7 +160,7 @@ class ConcurrentPaymentIntegrationTests {
 				.contains("default_transaction_isolation=serializable");
 			String key = "serializable-" + UUID.randomUUID();
 			String orderId = "order-" + UUID.randomUUID();
-			String body = PaymentIdempotencyIntegrationTests.body(orderId, 2700, "ILS");
+			String body = PaymentsApi.paymentBody(orderId, 2700, "ILS");
 
 			List<Reply> replies = sendTogether(32, (i) -> this.api.pay(key, body));
 
@@ -202,8 +202,8 @@ class ConcurrentPaymentIntegrationTests {
 				insert.setObject(2, UUID.randomUUID());
 				insert.executeUpdate();
 			}
-			CompletableFuture<Reply> reply = CompletableFuture.supplyAsync(() -> this.api.pay(key,
-					PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 2800, "ILS")));
+			CompletableFuture<Reply> reply = CompletableFuture.supplyAsync(
+					() -> this.api.pay(key, PaymentsApi.paymentBody("order-" + UUID.randomUUID(), 2800, "ILS")));
 			await().atMost(Duration.ofSeconds(30))
 				.until(() -> this.jdbc.sql("""
 						SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()

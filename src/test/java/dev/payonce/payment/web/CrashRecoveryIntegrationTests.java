@@ -96,11 +96,11 @@ class CrashRecoveryIntegrationTests {
 		PaymentsApi self = new PaymentsApi(this.port);
 		this.refundedThenRetried = self
 			.pay("crash-refundable-1-" + this.run,
-					PaymentIdempotencyIntegrationTests.body("order-refundable-1-" + this.run, 2100, "ILS"))
+					PaymentsApi.paymentBody("order-refundable-1-" + this.run, 2100, "ILS"))
 			.field("id");
 		this.refundedThenReconciled = self
 			.pay("crash-refundable-2-" + this.run,
-					PaymentIdempotencyIntegrationTests.body("order-refundable-2-" + this.run, 2200, "ILS"))
+					PaymentsApi.paymentBody("order-refundable-2-" + this.run, 2200, "ILS"))
 			.field("id");
 		ExecutorService abandonedClients = Executors.newFixedThreadPool(6);
 		try (PayonceProcess hangsAfterCharge = PayonceProcess.start("a1-hangs-after-charge", this.database,
@@ -384,7 +384,7 @@ class CrashRecoveryIntegrationTests {
 		}
 
 		String body() {
-			return PaymentIdempotencyIntegrationTests.body(orderId(), this.amount, "ILS");
+			return PaymentsApi.paymentBody(orderId(), this.amount, "ILS");
 		}
 
 	}

@@ -34,7 +34,7 @@ import dev.payonce.PayonceProcess;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.client.SecurityProperties;
 import dev.payonce.idempotency.IdempotencyKey;
-import dev.payonce.payment.Money;
+import dev.payonce.provider.Money;
 import dev.payonce.payment.PaymentCommand;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 

@@ -4,7 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.payonce.client.ClientId;
 import dev.payonce.client.CurrentClient;
-import dev.payonce.payment.PaymentGateway;
+import dev.payonce.provider.PaymentGateway;
 import dev.payonce.web.ApiProblem;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -68,7 +68,7 @@ class LeaseIntegrationTests {
 	@Test
 	void rejectsStaleAttemptsCompletionAfterAnotherAttemptTookOver(CapturedOutput output) throws Exception {
 		String key = "fenced-" + UUID.randomUUID();
-		String body = PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 6100, "ILS");
+		String body = PaymentsApi.paymentBody("order-" + UUID.randomUUID(), 6100, "ILS");
 		ExecutorService slowClient = Executors.newSingleThreadExecutor();
 		try {
 			double takeovers = new MeterReadings(this.meters).claims("takeover");
@@ -103,7 +103,7 @@ class LeaseIntegrationTests {
 	@Test
 	void waitsForInProgressRequestAndReplaysInsteadOfAnswering409() throws Exception {
 		String key = "waiting-" + UUID.randomUUID();
-		String body = PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 6200, "ILS");
+		String body = PaymentsApi.paymentBody("order-" + UUID.randomUUID(), 6200, "ILS");
 		int clients = 8;
 		CountDownLatch go = new CountDownLatch(1);
 		ExecutorService threads = Executors.newFixedThreadPool(clients);

@@ -43,7 +43,7 @@ class PaymentIdempotencyIntegrationTests {
 	void createsPaymentWithReceiptAndLocation() {
 		String orderId = "order-" + UUID.randomUUID();
 
-		Reply reply = this.api.pay(newKey(), body(orderId, 1200, "ILS"));
+		Reply reply = this.api.pay(newKey(), PaymentsApi.paymentBody(orderId, 1200, "ILS"));
 
 		assertThat(reply.status()).isEqualTo(201);
 		String id = reply.field("id");
@@ -64,7 +64,7 @@ class PaymentIdempotencyIntegrationTests {
 	void replaysCompletedResponseByteForByteWithReplayedHeader() {
 		String key = newKey();
 		String orderId = "order-" + UUID.randomUUID();
-		String body = body(orderId, 4999, "USD");
+		String body = PaymentsApi.paymentBody(orderId, 4999, "USD");
 		Reply first = this.api.pay(key, body);
 
 		Reply second = this.api.pay(key, body);
@@ -93,7 +93,7 @@ class PaymentIdempotencyIntegrationTests {
 				{ "currency" : "ils",
 				  "amount" : 1200,
 				  "orderId" : "%s" }""".formatted(orderId));
-		Reply quotedKey = this.api.pay("\"" + key + "\"", body(orderId, 1200, "Ils"));
+		Reply quotedKey = this.api.pay("\"" + key + "\"", PaymentsApi.paymentBody(orderId, 1200, "Ils"));
 
 		assertThat(first.status()).isEqualTo(201);
 		assertThat(reordered.status()).isEqualTo(201);
@@ -108,12 +108,12 @@ class PaymentIdempotencyIntegrationTests {
 	void refusesDifferentRequestWithSameKeyAndChargesNothing() {
 		String key = newKey();
 		String orderId = "order-" + UUID.randomUUID();
-		Reply first = this.api.pay(key, body(orderId, 1200, "ILS"));
+		Reply first = this.api.pay(key, PaymentsApi.paymentBody(orderId, 1200, "ILS"));
 		long ledgerBefore = ledgerRows();
 
-		Reply otherAmount = this.api.pay(key, body(orderId, 1201, "ILS"));
-		Reply otherCurrency = this.api.pay(key, body(orderId, 1200, "USD"));
-		Reply otherOrder = this.api.pay(key, body(orderId + "-2", 1200, "ILS"));
+		Reply otherAmount = this.api.pay(key, PaymentsApi.paymentBody(orderId, 1201, "ILS"));
+		Reply otherCurrency = this.api.pay(key, PaymentsApi.paymentBody(orderId, 1200, "USD"));
+		Reply otherOrder = this.api.pay(key, PaymentsApi.paymentBody(orderId + "-2", 1200, "ILS"));
 		Reply otherMethod = this.api.pay(key, """
 				{"orderId":"%s","amount":1200,"currency":"ILS","paymentMethod":"pm_card_mastercard"}"""
 			.formatted(orderId));
@@ -128,7 +128,7 @@ class PaymentIdempotencyIntegrationTests {
 		assertThat(ledgerRows()).isEqualTo(ledgerBefore);
 		assertThat(paymentsForOrder(orderId)).isEqualTo(1);
 		assertThat(paymentsForOrder(orderId + "-2")).isZero();
-		assertThat(this.api.pay(key, body(orderId, 1200, "ILS")).body()).isEqualTo(first.body());
+		assertThat(this.api.pay(key, PaymentsApi.paymentBody(orderId, 1200, "ILS")).body()).isEqualTo(first.body());
 	}
 
 	@Test
@@ -170,7 +170,7 @@ class PaymentIdempotencyIntegrationTests {
 			.header("Idempotency-Key", newKey())
 			.header("Content-Type", "application/json")
 			.header("Idempotent-Replayed", "true")
-			.POST(java.net.http.HttpRequest.BodyPublishers.ofString(body("order-1", 100, "ILS"))));
+			.POST(java.net.http.HttpRequest.BodyPublishers.ofString(PaymentsApi.paymentBody("order-1", 100, "ILS"))));
 
 		assertThat(reply.status()).isEqualTo(201);
 		assertThat(reply.header("Idempotent-Replayed")).isEmpty();
@@ -178,11 +178,6 @@ class PaymentIdempotencyIntegrationTests {
 
 	static String newKey() {
 		return "key-" + UUID.randomUUID();
-	}
-
-	static String body(String orderId, long amount, String currency) {
-		return """
-				{"orderId":"%s","amount":%d,"currency":"%s"}""".formatted(orderId, amount, currency);
 	}
 
 	private long chargesFor(String paymentId) {

@@ -13,7 +13,7 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.idempotency.RequestFingerprint;
-import dev.payonce.payment.AmountLimits;
+import dev.payonce.provider.AmountLimits;
 import dev.payonce.payment.PaymentCommand;
 import dev.payonce.web.ApiProblem;
 

@@ -30,6 +30,18 @@ public final class PaymentsApi {
 
 	private final String apiKey;
 
+	/**
+	 * A valid payment request body.
+	 * @param orderId the client's order id
+	 * @param amount minor units
+	 * @param currency ISO 4217 code
+	 * @return the JSON body
+	 */
+	public static String paymentBody(String orderId, long amount, String currency) {
+		return """
+				{"orderId":"%s","amount":%d,"currency":"%s"}""".formatted(orderId, amount, currency);
+	}
+
 	public PaymentsApi(int port) {
 		this(port, TestCredentials.DEV_KEY);
 	}

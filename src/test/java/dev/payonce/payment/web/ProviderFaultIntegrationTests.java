@@ -53,11 +53,11 @@ class ProviderFaultIntegrationTests {
 		double takeovers = readings.claims("takeover");
 		String unknownKey = "unknown-" + UUID.randomUUID();
 		String refusedKey = "refused-" + UUID.randomUUID();
-		String unknownBody = PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 3000, "ILS");
-		String refusedBody = PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 4000, "ILS");
+		String unknownBody = PaymentsApi.paymentBody("order-" + UUID.randomUUID(), 3000, "ILS");
+		String refusedBody = PaymentsApi.paymentBody("order-" + UUID.randomUUID(), 4000, "ILS");
 
 		Reply healthy = api.pay("healthy-" + UUID.randomUUID(),
-				PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 1000, "ILS"));
+				PaymentsApi.paymentBody("order-" + UUID.randomUUID(), 1000, "ILS"));
 		Reply unknown = api.pay(unknownKey, unknownBody);
 		String unknownPaymentId = unknown.field("paymentId");
 		String statusWhileUnknown = api.get("/payments/" + unknownPaymentId).field("status");

@@ -7,11 +7,11 @@ import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.payonce.payment.AmountLimits;
-import dev.payonce.payment.ChargeRequest;
-import dev.payonce.payment.GatewayResult;
-import dev.payonce.payment.PaymentGateway;
-import dev.payonce.payment.RefundRequest;
+import dev.payonce.provider.AmountLimits;
+import dev.payonce.provider.ChargeRequest;
+import dev.payonce.provider.GatewayResult;
+import dev.payonce.provider.PaymentGateway;
+import dev.payonce.provider.RefundRequest;
 
 /**
  * A provider that only states what it takes (its mode, its amounts) and refuses every

@@ -1,0 +1,179 @@
+package dev.payonce.refund.web;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.util.MultiValueMap;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import dev.payonce.client.ClientId;
+import dev.payonce.client.CurrentClient;
+import dev.payonce.idempotency.IdempotencyKey;
+import dev.payonce.idempotency.RecordQuota;
+import dev.payonce.idempotency.web.IdempotencyProblems;
+import dev.payonce.idempotency.web.StoredResponses;
+import dev.payonce.payment.web.FieldError;
+import dev.payonce.payment.web.PaymentController;
+import dev.payonce.payment.web.PaymentProblems;
+import dev.payonce.provider.PaymentGateway;
+import dev.payonce.payment.PaymentId;
+import dev.payonce.refund.RefundCommand;
+import dev.payonce.refund.RefundId;
+import dev.payonce.refund.RefundOutcome;
+import dev.payonce.refund.RefundPage;
+import dev.payonce.refund.RefundResponses;
+import dev.payonce.refund.RefundService;
+
+/**
+ * {@code POST /payments/{id}/refunds}, {@code GET /payments/{id}/refunds} and {@code GET
+ * /payments/{id}/refunds/{refundId}} (docs/design.md section 8).
+ *
+ * <p>
+ * The key, the payment id's spelling and the body are checked before the claim, so a
+ * rejected request stores nothing; refusals that depend on the payment (unknown, not
+ * SUCCEEDED, not enough left) are decided in the claim transaction and store nothing
+ * either.
+ */
+@RestController
+// An Accept header that excludes JSON is 406 before anything runs (web.AcceptFilter,
+// which
+// also honours q=0), never a refund whose answer the client said it cannot read.
+@RequestMapping(path = "/payments/{id}/refunds",
+		produces = { MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_PROBLEM_JSON_VALUE })
+class RefundController implements RefundOperations {
+
+	private final RefundService refunds;
+
+	private final RefundRequestReader reader;
+
+	private final RefundResponses responses;
+
+	private final CurrentClient currentClient;
+
+	private final RecordQuota quota;
+
+	private final PaymentGateway gateway;
+
+	RefundController(RefundService refunds, RefundRequestReader reader, RefundResponses responses,
+			CurrentClient currentClient, RecordQuota quota, PaymentGateway gateway) {
+		this.refunds = refunds;
+		this.reader = reader;
+		this.responses = responses;
+		this.currentClient = currentClient;
+		this.quota = quota;
+		this.gateway = gateway;
+	}
+
+	@Override
+	@PostMapping
+	public ResponseEntity<byte[]> create(@PathVariable String id, IdempotencyKey key,
+			@RequestHeader HttpHeaders headers, InputStream body)
+			throws IOException, HttpMediaTypeNotSupportedException {
+		ClientId clientId = this.currentClient.clientId();
+		PaymentController.requireKeyMode(this.gateway, this.currentClient);
+		this.quota.refusal(clientId.value(), key).ifPresent((retryAfter) -> {
+			throw PaymentProblems.quotaExceeded(retryAfter);
+		});
+		byte[] bytes = PaymentController.readLimited(body);
+		if (bytes.length > 0) {
+			requireJson(headers);
+		}
+		else if (headers.getFirst(HttpHeaders.CONTENT_TYPE) != null) {
+			// An empty body refunds all that remains, so it must be meant: a body that
+			// was declared but arrived empty (a serializer dropped it) is refused.
+			throw PaymentProblems.invalidRequest(List.of(new FieldError("",
+					"a Content-Type was sent with an empty body: send {} to refund all that remains, "
+							+ "or send neither a body nor a Content-Type")));
+		}
+		PaymentId paymentId = PaymentController.parseId(id);
+		RefundCommand command = this.reader.read(clientId, key, paymentId, bytes);
+		return switch (this.refunds.refund(command)) {
+			case RefundOutcome.Completed completed ->
+				StoredResponses.render(completed.response(), completed.replayed());
+			case RefundOutcome.KeyReused reused -> throw IdempotencyProblems.keyReused();
+			case RefundOutcome.InProgress inProgress -> throw IdempotencyProblems.inProgress(inProgress.retryAfter());
+			case RefundOutcome.PaymentNotFound notFound -> throw PaymentProblems.notFound();
+			case RefundOutcome.PaymentNotRefundable notRefundable ->
+				throw RefundProblems.notRefundable(notRefundable.status());
+			case RefundOutcome.AmountNotSupported notSupported ->
+				throw PaymentProblems.amountNotSupported(notSupported.amount(), notSupported.limits(), true);
+			case RefundOutcome.ExceedsRefundable exceeds ->
+				throw RefundProblems.refundExceedsRefundable(exceeds.refundable());
+			case RefundOutcome.Unresolved unresolved -> throw unresolved.outcomeUnknown()
+					? RefundProblems.refundOutcomeUnknown(unresolved.refundId(), unresolved.retryAfter())
+					: RefundProblems.refundProviderUnavailable(unresolved.refundId(), unresolved.retryAfter());
+		};
+	}
+
+	@Override
+	@GetMapping
+	public ResponseEntity<byte[]> list(@PathVariable String id, @RequestParam MultiValueMap<String, String> query) {
+		PaymentId paymentId = PaymentController.parseId(id);
+		RefundListParameters parameters = RefundListParameters.read(query);
+		return switch (this.refunds.findPage(this.currentClient.clientId(), paymentId, parameters.limit(),
+				parameters.startingAfter())) {
+			case RefundPage.Found page -> json(this.responses.page(paymentId, page));
+			case RefundPage.PaymentNotFound notFound -> throw PaymentProblems.notFound();
+			case RefundPage.UnknownCursor unknown -> throw RefundProblems.unknownCursor();
+		};
+	}
+
+	@Override
+	@GetMapping("/{refundId}")
+	public ResponseEntity<byte[]> get(@PathVariable String id, @PathVariable String refundId) {
+		PaymentId paymentId = PaymentController.parseId(id);
+		RefundId refund = parseRefundId(refundId);
+		return this.refunds.find(this.currentClient.clientId(), paymentId, refund)
+			.map((found) -> json(this.responses.receipt(found)))
+			.orElseThrow(RefundProblems::refundNotFound);
+	}
+
+	private static ResponseEntity<byte[]> json(String body) {
+		return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(body.getBytes(StandardCharsets.UTF_8));
+	}
+
+	/**
+	 * A body, when sent, must be JSON; an empty body must come without a Content-Type
+	 * (docs/design.md section 8).
+	 */
+	private static void requireJson(HttpHeaders headers) throws HttpMediaTypeNotSupportedException {
+		MediaType type;
+		try {
+			type = headers.getContentType();
+		}
+		catch (InvalidMediaTypeException ex) {
+			type = null;
+		}
+		if (type == null || !MediaType.APPLICATION_JSON.includes(type)) {
+			throw new HttpMediaTypeNotSupportedException(type, List.of(MediaType.APPLICATION_JSON));
+		}
+	}
+
+	private static RefundId parseRefundId(String id) {
+		try {
+			UUID uuid = UUID.fromString(id);
+			if (!uuid.toString().equals(id)) {
+				throw RefundProblems.refundNotFound();
+			}
+			return new RefundId(uuid);
+		}
+		catch (IllegalArgumentException ex) {
+			throw RefundProblems.refundNotFound();
+		}
+	}
+
+}
