@@ -48,13 +48,13 @@ class StatementsPerRequestIntegrationTests {
 		this.api = new PaymentsApi(this.port);
 		// Warm: the API key cache holds the key, as in a running service.
 		this.api.pay(PaymentIdempotencyIntegrationTests.newKey(),
-				PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 1000, "ILS"));
+				PaymentsApi.paymentBody("order-" + UUID.randomUUID(), 1000, "ILS"));
 	}
 
 	@Test
 	void aNewPaymentIsThreeStatementsAndItsReplaysOneThenNone() {
 		String key = PaymentIdempotencyIntegrationTests.newKey();
-		String body = PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 1500, "ILS");
+		String body = PaymentsApi.paymentBody("order-" + UUID.randomUUID(), 1500, "ILS");
 		this.counted.clear();
 
 		Reply created = this.api.pay(key, body);
@@ -75,7 +75,7 @@ class StatementsPerRequestIntegrationTests {
 	@Test
 	void aNewRefundIsThreeStatements() {
 		Reply payment = this.api.pay(PaymentIdempotencyIntegrationTests.newKey(),
-				PaymentIdempotencyIntegrationTests.body("order-" + UUID.randomUUID(), 2000, "ILS"));
+				PaymentsApi.paymentBody("order-" + UUID.randomUUID(), 2000, "ILS"));
 		assertThat(payment.status()).isEqualTo(201);
 		this.counted.clear();
 
