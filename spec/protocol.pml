@@ -229,7 +229,7 @@ inline lookup(res) {
 }
 
 /* The fenced completion (IdempotencyService.complete -> IdempotencyRecords.complete, one
- * statement with the payment's versioned write, FinishOverRead). A stale attempt writes
+ * statement with the payment's versioned write, the row's declared Transition). A stale attempt writes
  * nothing and its client is answered from the record: a replay, or 409 while another
  * attempt holds it. Whatever a client is told is the first final answer. */
 inline finish(a, ans, status) {

@@ -21,23 +21,30 @@
 -- now also sets its transaction's lock_timeout (set_config in the guard) and checks its own
 -- deadline (the late column), and the stored response is the real one's size (headers 95
 -- characters, body 227); added here.
+-- The claim statement is built by the engine at start-up from the payment's mapping and reads
+-- the key's record first (docs/design.md section 4), as here.
 -- Variables: -D digest=<the bench client's key digest> -D client=<its id>.
 \set n random(1, 2000000000)
 \set m random(1, 2000000000)
-WITH guard AS (SELECT bound.lock_timeout IS NOT NULL AS g, (client_still_authorized(:client, :digest)) IS TRUE AS g0
+WITH existing AS (SELECT operation, request_fingerprint, status, attempt, resource_id, response_status, response_headers, response_body,
+    CAST(EXTRACT(EPOCH FROM locked_until - statement_timestamp()) * 1000000 AS bigint) AS lease_left,
+    CAST(EXTRACT(EPOCH FROM expires_at - statement_timestamp()) * 1000000 AS bigint) AS expires_in
+    FROM idempotency_records WHERE client_id = :client AND idempotency_key = 'pgb-' || :client_id::text || '-' || :n::text || '-' || :m::text),
+guard AS (SELECT bound.lock_timeout IS NOT NULL AS g, (client_still_authorized(:client, :digest)) IS TRUE AS g0
     FROM (SELECT set_config('lock_timeout', '5000ms', true) AS lock_timeout) AS bound),
 claimed AS (INSERT INTO idempotency_records
     (client_id, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
     SELECT :client, 'pgb-' || :client_id::text || '-' || :n::text || '-' || :m::text, 'payment', md5(:n::text) || md5(:m::text), 'IN_PROGRESS', statement_timestamp() + 30000000 * INTERVAL '1 microsecond', 1, md5(:n::text || :m::text)::uuid, now()
-    FROM guard WHERE g AND g0
+    FROM guard WHERE g AND g0 AND NOT EXISTS (SELECT 1 FROM existing)
     ON CONFLICT (client_id, idempotency_key) DO NOTHING
     RETURNING resource_id),
 created AS (INSERT INTO payments (id, client_id, order_id, amount, currency, payment_method, status, provider_reference, decline_code, created_at, updated_at, provider_key_generation, provider_key_replayed_at, version)
     SELECT md5(:n::text || :m::text)::uuid, :client, 'pgb-' || :n::text, 1200, 'ILS', 'pm_card_visa', 'PENDING', NULL, NULL, now(), now(), 1, NULL, 0 FROM claimed RETURNING 1)
 SELECT guard.*, EXISTS (SELECT 1 FROM claimed) AS claimed, EXISTS (SELECT 1 FROM created) AS created,
        CASE WHEN clock_timestamp() > statement_timestamp() + INTERVAL '5000000 microseconds'
-            THEN idempotency_claim_late() END AS late
-FROM guard;
+            THEN idempotency_claim_late() END AS late,
+       e.*
+FROM guard LEFT JOIN existing AS e ON TRUE;
 INSERT INTO simulated_provider_charges (provider_reference, provider_idempotency_key, amount, currency, payment_method, outcome, decline_code, created_at)
   VALUES ('pgb_' || :n::text || '_' || :m::text, 'payonce-payment-' || md5(:n::text || :m::text)::uuid, 1200, 'ILS', 'pm_card_visa', 'SUCCEEDED', NULL, now())
   ON CONFLICT (provider_idempotency_key) DO NOTHING

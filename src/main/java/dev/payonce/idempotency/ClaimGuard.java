@@ -1,19 +1,25 @@
 package dev.payonce.idempotency;
 
-import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
- * A check the engine runs inside every claim transaction, before the claim's
- * {@code INSERT}, for every operation (docs/design.md section 4). A module that must
- * confirm something at the moment of the claim (for example that the caller's client is
- * still active) registers a bean of this type; the engine runs every registered guard.
+ * A check the engine runs inside every claim, before the claim's {@code INSERT}, for
+ * every operation (docs/design.md section 4). A module that must confirm something at the
+ * moment of the claim (for example that the caller's client is still active) registers a
+ * bean of this type; the engine runs every registered guard.
  *
  * <p>
- * A guard that throws aborts the claim: the transaction rolls back, nothing is claimed or
- * created, and the exception reaches the caller of {@link IdempotencyService#execute}. A
- * guard may lock rows ({@code FOR SHARE}) that must not change until the claim commits.
+ * In a claim transaction the engine calls {@link #check}. A guard that also declares its
+ * check as an SQL {@link #condition()} lets a fresh key be claimed in one statement
+ * (docs/design.md section 4, "The claim in one statement"): the engine embeds the
+ * condition, declared once, in the claim statements it builds at start-up, binds
+ * {@link #arguments} per request, and calls {@link #refuse()} when it was not true.
+ *
+ * <p>
+ * A guard that throws aborts the claim: nothing is claimed or created, and the exception
+ * reaches the caller of {@link IdempotencyService#execute}. A guard may lock rows
+ * ({@code FOR SHARE}) that must not change until the claim commits.
  */
-@FunctionalInterface
 public interface ClaimGuard {
 
 	/**
@@ -25,16 +31,37 @@ public interface ClaimGuard {
 	void check(IdempotencyScope scope, String operation);
 
 	/**
-	 * This guard's check as an SQL condition, for a claim made in one statement
-	 * ({@link ClaimCondition}). A guard without one makes every claim run in a claim
-	 * transaction, where {@link #check} runs.
+	 * This guard's check as a boolean SQL expression with positional {@code ?}
+	 * parameters, read once at start-up; it must hold the same guarantees as
+	 * {@link #check} (its locks last until the claim's statement commits, and a volatile
+	 * function reads with a fresh snapshot). A guard without one makes every claim run in
+	 * a claim transaction.
+	 * @return the expression, for example {@code client_still_authorized(?, ?)}; no
+	 * condition by default
+	 */
+	default @Nullable String condition() {
+		return null;
+	}
+
+	/**
+	 * The values of the condition's placeholders for this request.
 	 * @param scope the scope about to claim a key
 	 * @param operation the operation's name
-	 * @return the condition ({@link ClaimCondition#none()} if this request has nothing to
-	 * check); empty by default
+	 * @return one value per placeholder (a {@code null} bound as an
+	 * {@link org.springframework.jdbc.core.SqlParameterValue}); {@code null} if this
+	 * request has nothing to check (the condition is then left out)
 	 */
-	default Optional<ClaimCondition> condition(IdempotencyScope scope, String operation) {
-		return Optional.empty();
+	default Object @Nullable [] arguments(IdempotencyScope scope, String operation) {
+		return null;
+	}
+
+	/**
+	 * Throws the exception {@link #check} throws; called when the condition was not true,
+	 * after the statement committed nothing.
+	 * @throws RuntimeException always
+	 */
+	default void refuse() {
+		throw new IllegalStateException("Claim refused by " + getClass().getSimpleName());
 	}
 
 }

@@ -22,7 +22,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * instance waits on another or on a claim).
  */
 @Component
-public class IdempotencyCleanup {
+class IdempotencyCleanup {
 
 	private static final Logger log = LoggerFactory.getLogger(IdempotencyCleanup.class);
 

@@ -1,5 +1,6 @@
 package dev.payonce.idempotency;
 
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,14 +44,6 @@ class IdempotencyRecords {
 	private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {
 	};
 
-	/**
-	 * {@link #statement} stops keeping new texts once it holds this many (concurrent
-	 * first calls may each add one past it).
-	 */
-	private static final int CACHED_STATEMENTS = 64;
-
-	private final Map<List<String>, String> statements = new ConcurrentHashMap<>();
-
 	private final JdbcClient jdbc;
 
 	/**
@@ -61,13 +54,9 @@ class IdempotencyRecords {
 
 	private final JsonMapper json;
 
-	/** The claim in one statement's deadline (docs/design.md section 11). */
-	private final ClaimDeadline deadline;
-
-	IdempotencyRecords(JdbcClient jdbc, JsonMapper json, DataSource dataSource) {
+	IdempotencyRecords(JdbcClient jdbc, JsonMapper json) {
 		this.jdbc = jdbc;
 		this.json = json;
-		this.deadline = ClaimDeadline.of(dataSource);
 	}
 
 	/**
@@ -91,178 +80,6 @@ class IdempotencyRecords {
 			.param("resourceId", resourceId)
 			.param("now", utc(now))
 			.update() == 1;
-	}
-
-	/**
-	 * What {@link #claimWith} did: the index of the first condition that was not true
-	 * ({@code -1} if every one was); whether the record and the resource were inserted;
-	 * whether the statement was undone because the insert's {@link ClaimUpdate} did not
-	 * update exactly one row (then nothing of it was written); and what that update
-	 * returned (empty unless claimed).
-	 */
-	record ClaimedWith(int refusedBy, boolean claimed, boolean undone, Map<String, @Nullable Object> returned) {
-
-		static ClaimedWith wasUndone() {
-			return new ClaimedWith(-1, false, true, Map.of());
-		}
-
-	}
-
-	/**
-	 * The claim in one statement (docs/design.md section 4, "The claim in one
-	 * statement"): evaluates every condition once, then inserts the IN_PROGRESS record
-	 * only if all were true (and the insert's {@link ClaimUpdate#precheck}, if it has
-	 * one) and the key has no record ({@code ON CONFLICT DO NOTHING}), then makes the
-	 * insert's {@link ClaimUpdate} if it has one, only if the record was inserted, and
-	 * inserts the resource only if the record was inserted (and the update updated its
-	 * row). If the record was inserted but the update did not update exactly one row, the
-	 * statement calls {@code idempotency_undo}, which aborts it: nothing of it stays.
-	 * Runs in the caller's transaction, or on its own if there is none. Its waits are
-	 * bounded by the {@link ClaimDeadline}: each lock wait by {@code lock_timeout}, and
-	 * the whole statement by a last step that aborts it once the deadline has passed
-	 * (SQLSTATE {@code 55P03} either way, a {@code DataAccessException}: nothing of it
-	 * stays, and it never commits after the driver gave up on it).
-	 * @throws IllegalStateException if the record was inserted without the resource (a
-	 * broken invariant; impossible, as the resource's {@code INSERT} reads the record's)
-	 */
-	ClaimedWith claimWith(String operation, ClaimRequest request, UUID resourceId, Instant now, Duration lease,
-			List<ClaimCondition> conditions, ResourceInsert<?> insert) {
-		ClaimUpdate update = insert.update();
-		List<Object> args = new ArrayList<>();
-		List<String> shape = new ArrayList<>(conditions.size() + 2 * insert.columns().size() + 8);
-		shape.add("claim " + conditions.size());
-		for (ClaimCondition condition : conditions) {
-			shape.add(condition.sql());
-			args.addAll(condition.args());
-		}
-		String precheck = (update != null) ? update.precheck() : null;
-		if (update != null && precheck != null) {
-			shape.add("precheck");
-			shape.add(precheck);
-			args.addAll(update.precheckArgs());
-		}
-		args.addAll(List.of(request.scope().value(), request.key().value(), operation,
-				request.fingerprint().sha256Hex(), micros(lease), resourceId, utc(now)));
-		if (update != null) {
-			shape.add("update " + update.returning().size());
-			shape.add(update.table());
-			shape.add(update.set());
-			shape.add(String.valueOf(update.from()));
-			shape.add(update.where());
-			shape.addAll(update.returning());
-			args.addAll(update.args());
-		}
-		shape.add(insert.table());
-		shape.addAll(insert.columns());
-		for (Object value : insert.values()) {
-			if (value instanceof ResourceInsert.Returned returned) {
-				shape.add("returned " + returned.column());
-			}
-			else {
-				shape.add("?");
-				args.add(value);
-			}
-		}
-		String sql = statement(shape, () -> claimStatement(conditions, insert, this.deadline));
-		try {
-			return this.jdbc.sql(sql).params(args).query((rs, row) -> {
-				int refusedBy = -1;
-				for (int i = 0; i < conditions.size() && refusedBy < 0; i++) {
-					if (!rs.getBoolean("g" + i)) {
-						refusedBy = i;
-					}
-				}
-				boolean claimed = rs.getBoolean("claimed");
-				if (claimed != rs.getBoolean("created")) {
-					throw new IllegalStateException("The claim inserted the record without its resource");
-				}
-				Map<String, @Nullable Object> returned = new HashMap<>();
-				if (claimed && update != null) {
-					// After guard (g, g0.., p), claimed and created come the
-					// returned columns.
-					int first = conditions.size() + 4 + ((precheck != null) ? 1 : 0);
-					for (int i = 0; i < update.returning().size(); i++) {
-						returned.put(update.returning().get(i), rs.getObject(first + i));
-					}
-				}
-				return new ClaimedWith(refusedBy, claimed, false, returned);
-			}).single();
-		}
-		catch (RuntimeException ex) {
-			if (isUndone(ex)) {
-				return ClaimedWith.wasUndone();
-			}
-			throw ex;
-		}
-	}
-
-	private static String claimStatement(List<ClaimCondition> conditions, ResourceInsert<?> insert,
-			ClaimDeadline deadline) {
-		// The deadline is set before any condition is evaluated, so it bounds every lock
-		// wait of the statement (the FROM item's row comes first); checked again last.
-		String lockTimeout = deadline.bound().map((bound) -> "bound.lock_timeout IS NOT NULL").orElse("TRUE");
-		String late = deadline.bound().map((bound) -> """
-				,
-				       CASE WHEN clock_timestamp() > statement_timestamp() + INTERVAL '%d microseconds'
-				            THEN idempotency_claim_late() END AS late""".formatted(bound.toNanos() / 1000)).orElse("");
-		StringBuilder guard = new StringBuilder("SELECT " + lockTimeout + " AS g");
-		StringBuilder passed = new StringBuilder("g");
-		for (int i = 0; i < conditions.size(); i++) {
-			guard.append(", (").append(conditions.get(i).sql()).append(") IS TRUE AS g").append(i);
-			passed.append(" AND g").append(i);
-		}
-		ClaimUpdate update = insert.update();
-		if (update != null && update.precheck() != null) {
-			guard.append(", (").append(update.precheck()).append(") IS TRUE AS p");
-			passed.append(" AND p");
-		}
-		deadline.bound()
-			.ifPresent((bound) -> guard.append(" FROM (SELECT set_config('lock_timeout', '")
-				.append(bound.toMillis())
-				.append("ms', true) AS lock_timeout) AS bound"));
-		List<String> values = new ArrayList<>(insert.values().size());
-		for (Object value : insert.values()) {
-			values.add((value instanceof ResourceInsert.Returned returned) ? "updated." + returned.column() : "?");
-		}
-		String claimed = """
-				WITH guard AS (%s),
-				claimed AS (INSERT INTO idempotency_records
-				    (client_id, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
-				    SELECT ?, ?, ?, ?, 'IN_PROGRESS', statement_timestamp() + ? * INTERVAL '1 microsecond', 1, ?, ?
-				    FROM guard WHERE %s
-				    ON CONFLICT (client_id, idempotency_key) DO NOTHING
-				    RETURNING resource_id),
-				"""
-			.formatted(guard, passed);
-		if (update == null) {
-			return claimed
-					+ """
-							created AS (INSERT INTO %s (%s) SELECT %s FROM claimed RETURNING 1)
-							SELECT guard.*, EXISTS (SELECT 1 FROM claimed) AS claimed, EXISTS (SELECT 1 FROM created) AS created%s
-							FROM guard"""
-						.formatted(insert.table(), String.join(", ", insert.columns()), String.join(", ", values),
-								late);
-		}
-		String returning = String.join(", ", update.returning());
-		return claimed
-				+ """
-						updated AS (UPDATE %s SET %s%s WHERE (%s) AND EXISTS (SELECT 1 FROM claimed) RETURNING %s),
-						created AS (INSERT INTO %s (%s) SELECT %s FROM claimed, updated RETURNING 1)
-						SELECT guard.*, EXISTS (SELECT 1 FROM claimed) AS claimed, EXISTS (SELECT 1 FROM created) AS created, %s,
-						       CASE WHEN EXISTS (SELECT 1 FROM claimed) AND (SELECT count(*) FROM updated) <> 1
-						            THEN idempotency_undo('the claim update did not update exactly one row') END AS undone%s
-						FROM guard LEFT JOIN (SELECT %s FROM updated LIMIT 1) AS u ON TRUE"""
-					.formatted(update.table(), update.set(), (update.from() != null) ? " FROM " + update.from() : "",
-							update.where(), returning, insert.table(), String.join(", ", insert.columns()),
-							String.join(", ", values), prefixed("u.", update.returning()), late, returning);
-	}
-
-	private static String prefixed(String prefix, List<String> names) {
-		StringBuilder joined = new StringBuilder();
-		for (String name : names) {
-			joined.append((joined.length() > 0) ? ", " : "").append(prefix).append(name);
-		}
-		return joined.toString();
 	}
 
 	/**
@@ -290,27 +107,6 @@ class IdempotencyRecords {
 		return false;
 	}
 
-	/**
-	 * The statement text for {@code shape} (the SQL pieces it is built from), built once:
-	 * the pieces come from code, so there are a handful of shapes; past
-	 * {@value #CACHED_STATEMENTS} the text is built on each call instead of growing the
-	 * cache. Issue 13's profile: building the texts and checking their pieces on every
-	 * claim and completion were about 6 % of a new payment's Java CPU samples
-	 * (docs/design.md section 4).
-	 * @param shape the pieces, compared by value; copied when kept
-	 * @param build builds the text from the same pieces
-	 */
-	private String statement(List<String> shape, Supplier<String> build) {
-		String sql = this.statements.get(shape);
-		if (sql == null) {
-			sql = build.get();
-			if (this.statements.size() < CACHED_STATEMENTS) {
-				this.statements.putIfAbsent(List.copyOf(shape), sql);
-			}
-		}
-		return sql;
-	}
-
 	Optional<IdempotencyRecord> find(ClaimRequest request) {
 		return this.jdbc.sql("""
 				SELECT operation, request_fingerprint, status, attempt, resource_id,
@@ -322,14 +118,27 @@ class IdempotencyRecords {
 				""")
 			.param("clientId", request.scope().value())
 			.param("key", request.key().value())
-			.query((rs, row) -> new IdempotencyRecord(rs.getString("operation"),
-					new RequestFingerprint(rs.getString("request_fingerprint")), rs.getString("status"),
-					duration(rs.getObject("lease_left", Long.class)), rs.getInt("attempt"),
-					rs.getObject("resource_id", UUID.class),
-					storedResponse(rs.getInt("response_status"), rs.getString("response_headers"),
-							rs.getString("response_body")),
-					duration(rs.getObject("expires_in", Long.class))))
+			.query((rs, row) -> record(rs, ""))
 			.optional();
+	}
+
+	/**
+	 * A record as read by {@link #find}, its columns named with {@code prefix} (the claim
+	 * in one statement reads the same columns).
+	 */
+	IdempotencyRecord record(ResultSet rs, String prefix) throws SQLException {
+		return new IdempotencyRecord(rs.getString(prefix + "operation"),
+				new RequestFingerprint(rs.getString(prefix + "request_fingerprint")), rs.getString(prefix + "status"),
+				duration(rs.getObject(prefix + "lease_left", Long.class)), rs.getInt(prefix + "attempt"),
+				rs.getObject(prefix + "resource_id", UUID.class),
+				storedResponse(rs.getInt(prefix + "response_status"), rs.getString(prefix + "response_headers"),
+						rs.getString(prefix + "response_body")),
+				duration(rs.getObject(prefix + "expires_in", Long.class)));
+	}
+
+	/** A stored response's headers as the {@code jsonb} the record keeps. */
+	String headers(StoredResponse response) {
+		return this.json.writeValueAsString(response.headers());
 	}
 
 	/**
@@ -534,7 +343,7 @@ class IdempotencyRecords {
 	 * {@code NO_FENCE} mutant has it (docs/design.md section 14).
 	 * @param attempt the attempt's parameter, {@code ?} or {@code :attempt}
 	 */
-	private String completionFence(String attempt) {
+	String completionFence(String attempt) {
 		return this.completionFenced ? "status = 'IN_PROGRESS' AND attempt = " + attempt
 				: "(attempt = " + attempt + " OR TRUE)";
 	}
@@ -550,7 +359,15 @@ class IdempotencyRecords {
 		this.completionFenced = false;
 	}
 
-	/** What {@link #completeWith} did. */
+	/**
+	 * Whether completions are fenced: always, but after
+	 * {@link #switchOffCompletionFence}.
+	 */
+	boolean completionFenced() {
+		return this.completionFenced;
+	}
+
+	/** What a completion in one statement ({@link PreparedResource#complete}) did. */
 	enum Completion {
 
 		/** The resource was written and the response stored. */
@@ -568,96 +385,6 @@ class IdempotencyRecords {
 		 */
 		STALE
 
-	}
-
-	/**
-	 * The fenced completion in one statement (docs/design.md section 4, "Completion in
-	 * one statement"): locks the record if this lease's attempt holds it
-	 * ({@code FOR UPDATE}, as {@link #lockIfHeld}), runs each write only if the one
-	 * before wrote a row (the first only if the lock was taken), and completes the record
-	 * only if the last one did. The lock comes first, so a takeover waits for this
-	 * statement's transaction and then finds the record no longer IN_PROGRESS. With
-	 * several writes, one that matches no row after an earlier one wrote makes the
-	 * statement call {@code idempotency_undo}, which aborts it (answered
-	 * {@link Completion#UNWRITTEN}): nothing of it stays, so it needs no transaction of
-	 * its own. Runs in the caller's transaction (which is then aborted), or on its own if
-	 * there is none.
-	 * @param writes at least one
-	 */
-	Completion completeWith(Lease lease, StoredResponse response, Instant now, Duration retention,
-			List<ResourceWrite> writes) {
-		if (writes.isEmpty()) {
-			throw new IllegalArgumentException("A completion in one statement writes the resource");
-		}
-		List<Object> args = new ArrayList<>(List.of(lease.scope().value(), lease.key().value(), lease.attempt()));
-		List<String> shape = new ArrayList<>(3 * writes.size() + 2);
-		shape.add("complete " + writes.size());
-		shape.add(completionFence("?"));
-		for (ResourceWrite write : writes) {
-			shape.add(write.table());
-			shape.add(write.set());
-			shape.add(write.where());
-			args.addAll(write.args());
-		}
-		args.addAll(List.of(response.status(), this.json.writeValueAsString(response.headers()), response.body(),
-				utc(now), micros(retention), lease.scope().value(), lease.key().value(), lease.attempt()));
-		String sql = statement(shape, () -> completionStatement(writes, completionFence("?")));
-		try {
-			return this.jdbc.sql(sql)
-				.params(args)
-				.query((rs, row) -> rs.getBoolean("done") ? Completion.COMPLETED
-						: rs.getBoolean("held") ? Completion.UNWRITTEN : Completion.STALE)
-				.single();
-		}
-		catch (RuntimeException ex) {
-			if (isUndone(ex)) {
-				return Completion.UNWRITTEN;
-			}
-			throw ex;
-		}
-	}
-
-	private static String completionStatement(List<ResourceWrite> writes, String fence) {
-		StringBuilder sql = new StringBuilder("""
-				WITH held AS (SELECT 1 FROM idempotency_records
-				    WHERE client_id = ? AND idempotency_key = ? AND %s
-				    FOR UPDATE)""".formatted(fence));
-		String previous = "held";
-		for (int i = 0; i < writes.size(); i++) {
-			ResourceWrite write = writes.get(i);
-			String name = "w" + i;
-			sql.append(",\n")
-				.append(name)
-				.append(" AS (UPDATE ")
-				.append(write.table())
-				.append(" SET ")
-				.append(write.set())
-				.append(" WHERE (")
-				.append(write.where())
-				.append(") AND EXISTS (SELECT 1 FROM ")
-				.append(previous)
-				.append(") RETURNING 1)");
-			previous = name;
-		}
-		return sql
-			.append("""
-					,
-					done AS (UPDATE idempotency_records
-					    SET status = 'COMPLETED', locked_until = NULL, response_status = ?,
-					        response_headers = CAST(? AS jsonb), response_body = ?, completed_at = ?,
-					        expires_at = statement_timestamp() + ? * INTERVAL '1 microsecond'
-					    WHERE client_id = ? AND idempotency_key = ? AND %s
-					      AND EXISTS (SELECT 1 FROM %s) RETURNING 1)
-					SELECT EXISTS (SELECT 1 FROM held) AS held, EXISTS (SELECT 1 FROM done) AS done""".formatted(fence,
-					previous))
-			// Several writes: if an earlier one wrote and a later one did not, the
-			// statement is undone, so that none of it stays.
-			.append((writes.size() > 1) ? """
-					,
-					       CASE WHEN EXISTS (SELECT 1 FROM w0) AND NOT EXISTS (SELECT 1 FROM done)
-					            THEN idempotency_undo('a later write of the completion matched no row') END AS undone"""
-					: "")
-			.toString();
 	}
 
 	/**
@@ -726,7 +453,7 @@ class IdempotencyRecords {
 	}
 
 	/** A duration as whole microseconds, the resolution of PostgreSQL's timestamps. */
-	private static long micros(Duration duration) {
+	static long micros(Duration duration) {
 		return duration.toNanos() / 1000;
 	}
 

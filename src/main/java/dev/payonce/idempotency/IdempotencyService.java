@@ -5,10 +5,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
@@ -19,6 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.dao.ConcurrencyFailureException;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
@@ -71,6 +74,8 @@ public class IdempotencyService {
 
 	private static final Logger log = LoggerFactory.getLogger(IdempotencyService.class);
 
+	private static final Pattern OPERATION_NAME = Pattern.compile("[a-z_]{1,32}");
+
 	/**
 	 * Rounds of read-then-act before answering "in progress"; each round is a real race
 	 * lost.
@@ -81,6 +86,12 @@ public class IdempotencyService {
 	private static final Duration MIN_POLL = Duration.ofMillis(20);
 
 	private static final Duration MAX_POLL = Duration.ofMillis(200);
+
+	/**
+	 * Claim updates made again in one claim transaction while the operation's refusal
+	 * reads that they would now match.
+	 */
+	private static final int CLAIM_UPDATE_RETRIES = 3;
 
 	/** Retries of a transaction that failed with SQLSTATE 40001 or 40P01. */
 	static final int MAX_TRANSIENT_RETRIES = 4;
@@ -106,7 +117,8 @@ public class IdempotencyService {
 
 	IdempotencyService(IdempotencyRecords records, CompletedResponses completed,
 			PlatformTransactionManager transactionManager, DataSource dataSource, IdempotencyProperties properties,
-			Clock clock, IdempotencyMetrics metrics, List<ClaimGuard> guards, MeterRegistry meters) {
+			Clock clock, IdempotencyMetrics metrics, List<ClaimGuard> guards, List<ResourceTable<?>> resources,
+			JdbcClient jdbc, MeterRegistry meters) {
 		this.records = records;
 		this.completed = completed;
 		this.transactions = new TransactionTemplate(transactionManager);
@@ -126,6 +138,12 @@ public class IdempotencyService {
 		this.clock = clock;
 		this.metrics = metrics;
 		this.guards = List.copyOf(guards);
+		// Every declared resource's statements, built once (docs/design.md section 4): a
+		// malformed declaration fails the start, not a request.
+		ClaimDeadline deadline = ClaimDeadline.of(dataSource);
+		for (ResourceTable<?> resource : resources) {
+			prepare(resource, jdbc, deadline);
+		}
 		Gauge.builder("payonce.idempotency.leases.expired", this, IdempotencyService::countExpiredLeases)
 			.description(
 					"IN_PROGRESS idempotency records whose lease has ended: work left for a retry or the reconciler")
@@ -135,6 +153,10 @@ public class IdempotencyService {
 					+ "Above stale-after plus a few reconciler intervals, the reconciler is not finishing it")
 			.baseUnit("seconds")
 			.register(meters);
+	}
+
+	private <R> void prepare(ResourceTable<R> resource, JdbcClient jdbc, ClaimDeadline deadline) {
+		resource.prepare(new PreparedResource<>(resource, jdbc, this.records, this.guards, deadline));
 	}
 
 	/**
@@ -152,16 +174,18 @@ public class IdempotencyService {
 	@SuppressWarnings("unchecked")
 	public <R, T> Execution<T> execute(IdempotentOperation<R, T> operation, ClaimRequest request) {
 		String name = operationName(operation.name());
-		Claim claim = claim(name, request, operation::authorize, operation::create,
-				AUTHORIZES.get(operation.getClass()) ? null : operation::insert);
+		ResourceTable<R> declared = operation.resource();
+		PreparedResource<R> resource = (declared != null) ? declared.prepared() : null;
+		Claim claim = claim(name, request, new Steps<>(operation, resource));
 		return switch (claim) {
 			case Claim.Replay replay -> new Execution.Completed<>(replay.response(), true);
 			case Claim.Mismatch mismatch -> new Execution.KeyReused<>();
 			case Claim.InProgress inProgress -> new Execution.InProgress<>(inProgress.retryAfter());
 			case Claim.Refused refused -> new Execution.Refused<>((T) refused.reason());
 			// A fresh claim just created the resource; only a takeover reloads it.
-			case Claim.Acquired acquired -> act(operation, acquired.lease(),
-					acquired.takeover() ? operation.load(acquired.lease().resourceId()) : (R) acquired.created());
+			case Claim.Acquired acquired ->
+				act(operation, acquired.lease(), !acquired.takeover() ? (R) acquired.created() : (resource != null)
+						? resource.load(acquired.lease().resourceId()) : operation.load(acquired.lease().resourceId()));
 		};
 	}
 
@@ -189,7 +213,8 @@ public class IdempotencyService {
 	}
 
 	/**
-	 * Claims the request's key for {@code operation}.
+	 * Claims the request's key for an operation without a declared resource whose claim
+	 * step is {@code create}.
 	 *
 	 * <p>
 	 * On a fresh key the record is inserted with a lease of
@@ -198,54 +223,66 @@ public class IdempotencyService {
 	 * back.
 	 */
 	Claim claim(String operation, ClaimRequest request, ClaimStep create) {
-		return claim(operation, request, () -> {
-		}, create, null);
+		return claim(operation, request, new Steps<>(new IdempotentOperation<Object, Object>() {
+			@Override
+			public String name() {
+				return operation;
+			}
+
+			@Override
+			public @Nullable Object create(UUID resourceId) {
+				return create.create(resourceId);
+			}
+
+			@Override
+			public Object refusal() {
+				return "refused by the claim step";
+			}
+
+			@Override
+			public Action<Object> act(Object resource) {
+				throw new UnsupportedOperationException("Claimed only");
+			}
+		}, null));
 	}
 
 	/**
-	 * Claims as {@link #claim(String, ClaimRequest, ClaimStep)}, running
-	 * {@code authorize} first in each claim transaction; with an {@code insert}, a fresh
-	 * key is first claimed in one statement where it can be (docs/design.md section 4,
-	 * "The claim in one statement").
+	 * Claims the request's key for {@code operation} as {@link #execute} does, without
+	 * acting.
 	 */
-	Claim claim(String operation, ClaimRequest request, Runnable authorize, ClaimStep create,
-			@Nullable InsertStep insert) {
-		Claim claim = claimWithinWait(operation, request, authorize, create, insert);
+	<R, T> Claim claim(IdempotentOperation<R, T> operation, ClaimRequest request) {
+		ResourceTable<R> declared = operation.resource();
+		return claim(operationName(operation.name()), request,
+				new Steps<>(operation, (declared != null) ? declared.prepared() : null));
+	}
+
+	private Claim claim(String operation, ClaimRequest request, Steps<?, ?> steps) {
+		Claim claim = claimWithinWait(operation, request, steps);
 		this.metrics.claimed(operation, outcome(claim));
 		return claim;
 	}
 
-	/** The claim step as the engine calls it. */
+	/** The claim step as the engine's tests call it. */
 	@FunctionalInterface
 	interface ClaimStep {
 
-		Creation<?, ?> create(UUID resourceId);
-
-	}
-
-	/** The claim step as one {@code INSERT}, as the engine calls it. */
-	@FunctionalInterface
-	interface InsertStep {
-
-		Optional<? extends ResourceInsert<?>> insert(UUID resourceId);
+		/** The resource; {@code null} to refuse the claim. */
+		@Nullable Object create(UUID resourceId);
 
 	}
 
 	/**
-	 * Whether an operation's class overrides {@link IdempotentOperation#authorize}, which
-	 * needs a claim transaction.
+	 * An operation's claim steps and its prepared resource ({@code null} without one).
 	 */
-	private static final ClassValue<Boolean> AUTHORIZES = new ClassValue<>() {
-		@Override
-		protected Boolean computeValue(Class<?> type) {
-			try {
-				return type.getMethod("authorize").getDeclaringClass() != IdempotentOperation.class;
-			}
-			catch (NoSuchMethodException ex) {
-				return true;
-			}
+	private record Steps<R, T>(IdempotentOperation<R, T> operation, @Nullable PreparedResource<R> resource) {
+
+		/** Whether a fresh key can be claimed in one statement. */
+		boolean inOneStatement() {
+			PreparedResource<R> prepared = this.resource;
+			return prepared != null && prepared.claimsInOneStatement() && this.operation.authorization() == null;
 		}
-	};
+
+	}
 
 	private static String outcome(Claim claim) {
 		return switch (claim) {
@@ -257,15 +294,14 @@ public class IdempotencyService {
 		};
 	}
 
-	private Claim claimWithinWait(String operation, ClaimRequest request, Runnable authorize, ClaimStep create,
-			@Nullable InsertStep insert) {
+	private Claim claimWithinWait(String operation, ClaimRequest request, Steps<?, ?> steps) {
 		long deadline = System.nanoTime() + this.properties.inProgressWait().toNanos();
 		long pause = MIN_POLL.toNanos();
 		// Only the first round may find the key free; the others poll a record.
-		InsertStep firstInsert = insert;
+		boolean first = true;
 		while (true) {
-			Claim claim = claimOnce(operation, request, authorize, create, firstInsert);
-			firstInsert = null;
+			Claim claim = claimOnce(operation, request, steps, first);
+			first = false;
 			long left = deadline - System.nanoTime();
 			if (!(claim instanceof Claim.InProgress) || left <= 0) {
 				return claim;
@@ -279,18 +315,17 @@ public class IdempotencyService {
 		}
 	}
 
-	private Claim claimOnce(String operation, ClaimRequest request, Runnable authorize, ClaimStep create,
-			@Nullable InsertStep insert) {
+	private Claim claimOnce(String operation, ClaimRequest request, Steps<?, ?> steps, boolean first) {
 		Optional<CompletedResponses.Completed> cached = this.completed.find(request.scope(), request.key(),
 				this.clock.instant());
 		if (cached.isPresent()) {
 			return cached.get().sameRequest(operation, request.fingerprint())
 					? new Claim.Replay(cached.get().response()) : new Claim.Mismatch();
 		}
-		if (insert != null && !this.declaresIsolation) {
+		if (first && steps.inOneStatement() && !this.declaresIsolation) {
 			Optional<Claim> claimed;
 			try {
-				claimed = claimInOneStatement(operation, request, insert);
+				claimed = claimInOneStatement(operation, request, steps);
 			}
 			catch (TransientDatabaseConflict ex) {
 				log.info("Claim lost to concurrent transactions {} times; answered in progress",
@@ -305,8 +340,9 @@ public class IdempotencyService {
 			Optional<Claim> claim;
 			try {
 				claim = inTransaction((status) -> {
-					Optional<Claim> attempt = attemptClaim(operation, request, authorize, create);
-					if (attempt.isPresent() && attempt.get() instanceof Claim.Refused) {
+					Optional<Claim> attempt = attemptClaim(operation, request, steps);
+					if (attempt.isPresent()
+							&& (attempt.get() instanceof Claim.Refused || attempt.get() instanceof Claim.InProgress)) {
 						// The claim insert and whatever the claim step wrote go together.
 						status.setRollbackOnly();
 					}
@@ -337,81 +373,79 @@ public class IdempotencyService {
 	}
 
 	/**
-	 * The claim of a fresh key in one auto-committed statement: every guard's condition,
-	 * the record's {@code INSERT} and the resource's (docs/design.md section 4, "The
-	 * claim in one statement"). Its guarantees are the claim transaction's: a guard's
-	 * condition is evaluated before the record is inserted and its locks last until the
-	 * statement commits; the record and the resource commit together or not at all. An
-	 * insert after a {@link ClaimUpdate} is made only if the update updated exactly one
-	 * row; otherwise the statement undoes itself and the claim is refused with the
-	 * update's refusal.
-	 * @return the fresh claim, or the update's refusal; empty if the claim must be made
-	 * in a transaction: the update's refusal no longer holds, a guard has no condition,
-	 * the operation gave no insert, or the key already has a record
+	 * The claim in one auto-committed statement (docs/design.md section 4, "The claim in
+	 * one statement"): the key's record read first, every guard's condition, then the
+	 * record's {@code INSERT}, the declared claim update and the resource's
+	 * {@code INSERT}, each only if the key had no record. Its guarantees are the claim
+	 * transaction's: a guard's condition is evaluated before the record is inserted and
+	 * its locks last until the statement commits; the record and the resource commit
+	 * together or not at all. A claim update that did not update exactly one row undoes
+	 * the statement, and the claim is refused with the operation's refusal. A key that
+	 * has a completed record is answered from it (replay or key reused), one with a live
+	 * lease in progress.
+	 * @return the claim; empty if it must be made in a transaction: the key's record
+	 * needs a takeover or a removal, a concurrent claim inserted it meanwhile, the
+	 * precheck failed, or the refusal no longer holds
 	 * @throws RuntimeException a guard's refusal, nothing claimed or created
 	 */
-	private Optional<Claim> claimInOneStatement(String operation, ClaimRequest request, InsertStep step) {
-		List<ClaimCondition> conditions = new ArrayList<>(this.guards.size());
-		for (ClaimGuard guard : this.guards) {
-			Optional<ClaimCondition> condition = guard.condition(request.scope(), operation);
-			if (condition.isEmpty()) {
-				return Optional.empty();
-			}
-			if (condition.get() != ClaimCondition.none()) {
-				conditions.add(condition.get());
-			}
-		}
+	private <R, T> Optional<Claim> claimInOneStatement(String operation, ClaimRequest request, Steps<R, T> steps) {
+		PreparedResource<R> resource = Objects.requireNonNull(steps.resource());
 		UUID resourceId = UUID.randomUUID();
-		Optional<? extends ResourceInsert<?>> insert = step.insert(resourceId);
-		if (insert.isEmpty()) {
-			return Optional.empty();
+		R created = steps.operation().create(resourceId);
+		if (created == null) {
+			return Optional.of(refused(steps.operation()));
 		}
+		Object[] claimArguments = steps.operation().claimArguments(created);
 		Instant now = this.clock.instant();
 		// This instance's own end of the lease: the database starts it when the statement
 		// arrives, after now, so it ends no earlier than this (docs/design.md section 4,
 		// "One clock for leases").
 		Instant lockedUntil = now.plus(this.properties.lease());
-		IdempotencyRecords.ClaimedWith claimed = retryingConflicts(() -> this.records.claimWith(operation, request,
-				resourceId, now, this.properties.lease(), conditions, insert.get()));
+		PreparedResource.Claimed claimed = retryingConflicts(() -> resource.claim(operation, request, resourceId, now,
+				this.properties.lease(), created, claimArguments));
 		if (claimed == null) {
 			return Optional.empty();
 		}
-		ClaimUpdate update = insert.get().update();
-		if (claimed.undone() && update != null) {
-			// The record was inserted but the claim update matched no row: the statement
-			// undid itself, and the claim is refused as a create step's refusal would be,
-			// unless the row changed since and the claim is made again in a transaction.
-			Object reason = update.refusal().get();
+		if (claimed.undone()) {
+			// The record was inserted but the claim update did not update exactly one
+			// row:
+			// the statement undid itself, and the claim is refused, unless the row
+			// changed
+			// since and the claim is made again in a transaction.
+			T reason = steps.operation().refusal();
 			return (reason != null) ? Optional.of(new Claim.Refused(reason)) : Optional.empty();
 		}
 		if (claimed.refusedBy() >= 0) {
-			conditions.get(claimed.refusedBy()).refusal().run();
+			this.guards.get(claimed.refusedBy()).refuse();
 			throw new IllegalStateException("A claim condition was not true and its guard refused nothing");
+		}
+		IdempotencyRecords.IdempotencyRecord existing = claimed.existing();
+		if (existing != null) {
+			return answer(operation, request, existing, now);
 		}
 		if (!claimed.claimed()) {
 			return Optional.empty();
 		}
-		return Optional
-			.of(new Claim.Acquired(new Lease(request.scope(), operation, request.key(), resourceId, 1, lockedUntil),
-					false, insert.get().resource().apply(claimed.returned())));
+		return Optional.of(new Claim.Acquired(
+				new Lease(request.scope(), operation, request.key(), resourceId, 1, lockedUntil), false, created));
 	}
 
 	/** One round; empty when a race was lost and the caller should read again. */
-	private Optional<Claim> attemptClaim(String operation, ClaimRequest request, Runnable authorize, ClaimStep create) {
+	private <R, T> Optional<Claim> attemptClaim(String operation, ClaimRequest request, Steps<R, T> steps) {
 		for (ClaimGuard guard : this.guards) {
 			guard.check(request.scope(), operation);
 		}
-		authorize.run();
+		Runnable authorization = steps.operation().authorization();
+		if (authorization != null) {
+			authorization.run();
+		}
 		Instant now = this.clock.instant();
 		Instant lockedUntil = now.plus(this.properties.lease());
 		UUID resourceId = UUID.randomUUID();
 		if (this.records.insertClaim(operation, request, resourceId, now, this.properties.lease())) {
-			return Optional.of(switch (create.create(resourceId)) {
-				case Creation.Created<?, ?> created ->
-					new Claim.Acquired(new Lease(request.scope(), operation, request.key(), resourceId, 1, lockedUntil),
-							false, created.resource());
-				case Creation.Refused<?, ?> refused -> new Claim.Refused(refused.reason());
-			});
+			Lease lease = new Lease(request.scope(), operation, request.key(), resourceId, 1, lockedUntil);
+			R created = steps.operation().create(resourceId);
+			return Optional.of((created != null) ? created(lease, steps, created) : refused(steps.operation()));
 		}
 		var existing = this.records.find(request);
 		if (existing.isEmpty()) {
@@ -420,6 +454,68 @@ public class IdempotencyService {
 		var record = existing.get();
 		if (record.expired()) {
 			this.records.deleteIfExpired(request);
+			return Optional.empty();
+		}
+		Optional<Claim> answer = answer(operation, request, record, now);
+		if (answer.isPresent()) {
+			return answer;
+		}
+		if (this.records.takeOver(request, record.attempt(), this.properties.lease())) {
+			log.info("Took over expired lease: scope={} operation={} resource={} attempt={}", request.scope(),
+					operation, record.resourceId(), record.attempt() + 1);
+			return Optional.of(new Claim.Acquired(new Lease(request.scope(), operation, request.key(),
+					record.resourceId(), record.attempt() + 1, lockedUntil), true, null));
+		}
+		return Optional.empty();
+	}
+
+	/** The claim step refused: why, as the operation answers. */
+	private static Claim refused(IdempotentOperation<?, ?> operation) {
+		Object reason = operation.refusal();
+		if (reason == null) {
+			throw new IllegalStateException(operation.name() + " refused a claim without a reason");
+		}
+		return new Claim.Refused(reason);
+	}
+
+	/**
+	 * A fresh claim's resource in the claim transaction: for a declared resource, the
+	 * claim update (made again, a few times at most, while its refusal no longer holds)
+	 * and the resource's {@code INSERT}; otherwise the claim step wrote it.
+	 */
+	private <R, T> Claim created(Lease lease, Steps<R, T> steps, R resource) {
+		PreparedResource<R> prepared = steps.resource();
+		if (prepared == null) {
+			return new Claim.Acquired(lease, false, resource);
+		}
+		Object[] claimArguments = steps.operation().claimArguments(resource);
+		for (int again = 0;; again++) {
+			int updated = prepared.updateForClaim(resource, claimArguments);
+			if (updated == 1) {
+				break;
+			}
+			T reason = steps.operation().refusal();
+			if (reason != null) {
+				return new Claim.Refused(reason);
+			}
+			if (updated > 1 || again == CLAIM_UPDATE_RETRIES) {
+				// Contradicted by what the refusal reads, again and again: contention,
+				// answered in progress; the claim transaction is rolled back.
+				return new Claim.InProgress(this.properties.retryAfter());
+			}
+		}
+		prepared.insert(resource);
+		return new Claim.Acquired(lease, false, resource);
+	}
+
+	/**
+	 * What a key's record answers without a takeover: the same request's stored response
+	 * (kept in the replay cache), a key reuse, or in progress while its lease runs; empty
+	 * if the record is an expired one or its lease has ended.
+	 */
+	private Optional<Claim> answer(String operation, ClaimRequest request, IdempotencyRecords.IdempotencyRecord record,
+			Instant now) {
+		if (record.expired()) {
 			return Optional.empty();
 		}
 		if (record.completed() && record.response() != null && record.expiresIn() != null) {
@@ -437,12 +533,6 @@ public class IdempotencyService {
 		if (record.leaseLive() && record.leaseLeft() != null) {
 			return Optional.of(new Claim.InProgress(retryAfter(record.leaseLeft())));
 		}
-		if (this.records.takeOver(request, record.attempt(), this.properties.lease())) {
-			log.info("Took over expired lease: scope={} operation={} resource={} attempt={}", request.scope(),
-					operation, record.resourceId(), record.attempt() + 1);
-			return Optional.of(new Claim.Acquired(new Lease(request.scope(), operation, request.key(),
-					record.resourceId(), record.attempt() + 1, lockedUntil), true, null));
-		}
 		return Optional.empty();
 	}
 
@@ -451,11 +541,12 @@ public class IdempotencyService {
 	 * the record over, nothing changes and {@code finish} never runs. A plain
 	 * {@link FinishStep} runs in one transaction that locks the record first, then runs
 	 * {@code finish} (which updates the resource, flushes it and renders the response)
-	 * and stores the response. A {@link RenderedFinish} is completed with one statement
-	 * that holds the fence, its writes and the stored response ({@link RenderedFinish};
-	 * docs/design.md section 4, "Completion in one statement"); if one of its writes
-	 * matched no row, nothing of it was written and it is completed the plain way, its
-	 * {@link RenderedFinish#finish} reading the resource again.
+	 * and stores the response. A declared resource's finish over the act step's copy
+	 * ({@link ResourceTable#finish(Object, Transition)}) is completed with one statement
+	 * that holds the fence, the resource's versioned write and the stored response
+	 * (docs/design.md section 4, "Completion in one statement"); if its write matched no
+	 * row, nothing of it was written and it is completed the plain way, reading the
+	 * resource again.
 	 * @param lease the lease this attempt holds
 	 * @param finish the operation's finish step; runs inside the completion transaction
 	 * @return the stored response; empty if the lease was stale, or the completion lost
@@ -467,8 +558,8 @@ public class IdempotencyService {
 	Optional<StoredResponse> complete(Lease lease, FinishStep finish) {
 		Optional<StoredResponse> stored;
 		try {
-			Optional<Optional<StoredResponse>> written = (finish instanceof RenderedFinish rendered)
-					? completeWritten(lease, rendered) : Optional.empty();
+			Optional<Optional<StoredResponse>> written = (finish instanceof ResourceFinish<?> resource)
+					? completeWritten(lease, resource) : Optional.empty();
 			stored = written.isPresent() ? written.get() : completeLocked(lease, finish);
 		}
 		catch (TransientDatabaseConflict ex) {
@@ -486,24 +577,27 @@ public class IdempotencyService {
 	}
 
 	/**
-	 * The completion in one statement: on its own (auto-committed) while the pool keeps
-	 * sessions at READ COMMITTED (with several writes the statement undoes itself unless
-	 * every write wrote); otherwise in a READ COMMITTED transaction, rolled back unless
-	 * every write wrote.
+	 * The completion in one statement over the act step's copy: on its own
+	 * (auto-committed) while the pool keeps sessions at READ COMMITTED (with a declared
+	 * completion update the statement undoes itself unless both writes wrote); otherwise
+	 * in a READ COMMITTED transaction, rolled back unless every write wrote.
 	 * @return the outcome (a stored response, or empty for a stale lease); empty if the
-	 * plain completion must run instead
+	 * completion must read the resource again instead
 	 */
-	private Optional<Optional<StoredResponse>> completeWritten(Lease lease, RenderedFinish rendered) {
-		List<ResourceWrite> writes = rendered.writes(lease.resourceId());
-		if (writes.isEmpty()) {
+	private <R> Optional<Optional<StoredResponse>> completeWritten(Lease lease, ResourceFinish<R> finish) {
+		R copy = finish.read(lease.resourceId());
+		if (copy == null) {
 			return Optional.empty();
 		}
-		StoredResponse response = rendered.response();
+		StoredResponse response = finish.response(copy);
+		PreparedResource<R> resource = finish.resource();
 		// On its own the statement runs at the session's level, which is READ COMMITTED
 		// only when the pool keeps it there.
-		IdempotencyRecords.Completion completion = !this.declaresIsolation
-				? retryingConflicts(() -> completeWith(lease, response, writes)) : inTransaction((status) -> {
-					IdempotencyRecords.Completion attempt = completeWith(lease, response, writes);
+		IdempotencyRecords.Completion completion = !this.declaresIsolation ? retryingConflicts(
+				() -> resource.complete(lease, copy, response, this.clock.instant(), this.properties.retention()))
+				: inTransaction((status) -> {
+					IdempotencyRecords.Completion attempt = resource.complete(lease, copy, response,
+							this.clock.instant(), this.properties.retention());
 					if (attempt == IdempotencyRecords.Completion.UNWRITTEN) {
 						// An earlier write may have written: none of it stays.
 						status.setRollbackOnly();
@@ -512,18 +606,13 @@ public class IdempotencyService {
 				});
 		return switch (completion) {
 			case COMPLETED -> {
-				rendered.written(response);
+				finish.written(copy, response);
 				yield Optional.of(Optional.of(response));
 			}
 			case STALE -> Optional.of(Optional.empty());
 			case UNWRITTEN -> Optional.empty();
 			case null -> Optional.empty();
 		};
-	}
-
-	private IdempotencyRecords.Completion completeWith(Lease lease, StoredResponse response,
-			List<ResourceWrite> writes) {
-		return this.records.completeWith(lease, response, this.clock.instant(), this.properties.retention(), writes);
 	}
 
 	/** The plain completion: lock the record, then finish, then store. */
@@ -748,23 +837,12 @@ public class IdempotencyService {
 	}
 
 	/**
-	 * Whether {@code name} is 1 to 32 of {@code [a-z_]}: a loop, not a regular
-	 * expression, since every request names its operation (issue 13).
-	 * {@code EngineFormatsTests} holds it equal to that pattern.
+	 * Whether {@code name} is 1 to 32 of {@code [a-z_]}.
 	 * @param name the candidate
 	 * @return {@code true} if it is a well-formed operation name
 	 */
 	static boolean isOperationName(String name) {
-		if (name.isEmpty() || name.length() > 32) {
-			return false;
-		}
-		for (int i = 0; i < name.length(); i++) {
-			char c = name.charAt(i);
-			if (!((c >= 'a' && c <= 'z') || c == '_')) {
-				return false;
-			}
-		}
-		return true;
+		return OPERATION_NAME.matcher(name).matches();
 	}
 
 }

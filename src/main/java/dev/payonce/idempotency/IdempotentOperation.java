@@ -1,26 +1,29 @@
 package dev.payonce.idempotency;
 
 import java.time.Duration;
-import java.util.Optional;
 import java.util.UUID;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * One kind of operation run at most once per (scope, idempotency key) by
  * {@link IdempotencyService#execute}. The operation supplies only its steps; the engine
- * owns the sequence, the transactions and the fence (docs/design.md section 4):
+ * owns the sequence, the transactions, the fence and, for a declared {@link #resource()},
+ * every statement that writes the resource (docs/design.md section 4):
  *
  * <ol>
- * <li>{@link #authorize} runs first in every claim transaction, for a check of this
- * request that must hold at the moment of the claim (for example that the caller's
- * credentials are still valid);</li>
- * <li>{@link #create} runs inside the claim transaction of a fresh key, so the record and
- * the resource commit together or not at all; it may refuse, and then nothing is
- * stored;</li>
- * <li>on a takeover {@link #load} reloads the resource that an earlier attempt
- * created;</li>
+ * <li>{@link #create} builds the new resource under the id the engine chose. For a
+ * declared resource it only builds it in memory: the engine inserts it together with the
+ * record, in one statement where it can or in the claim transaction otherwise, after the
+ * declared claim update if there is one; an operation without a declared resource writes
+ * it itself, inside the claim transaction. It may refuse ({@link #refusal()}), and then
+ * nothing is stored;</li>
+ * <li>on a takeover the resource is reloaded: by the engine for a declared resource, by
+ * {@link #load} otherwise;</li>
  * <li>{@link #act} runs outside every transaction (it calls the provider) and decides:
- * finish, with a {@link FinishStep} the engine runs inside the fenced completion
- * transaction, or release the lease for a retry.</li>
+ * finish, with a {@link FinishStep} the engine runs in the fenced completion (for a
+ * declared resource, {@link ResourceTable#finish(Object, Transition)}), or release the
+ * lease for a retry.</li>
  * </ol>
  * An operation that can be left unfinished also registers a {@link ReconciliationStep}
  * under the same {@link #name()}.
@@ -38,51 +41,70 @@ public interface IdempotentOperation<R, T> {
 	String name();
 
 	/**
-	 * Checks this request once more inside each claim transaction, before the claim reads
-	 * or writes anything (after every {@link ClaimGuard}). Does nothing by default.
-	 * @throws RuntimeException to refuse: the claim transaction rolls back, nothing is
-	 * claimed or created, and the exception reaches the caller of
-	 * {@link IdempotencyService#execute}
+	 * The resource's declaration, registered as a bean ({@link ResourceTable}); with one,
+	 * the engine inserts, reloads and writes the resource, and claims a fresh key in one
+	 * statement where it can (docs/design.md section 4, "The claim in one statement").
+	 * @return the declaration; {@code null} (the default) for a resource the operation
+	 * writes and reloads itself
 	 */
-	default void authorize() {
+	default @Nullable ResourceTable<R> resource() {
+		return null;
 	}
 
 	/**
-	 * The claim step: creates the resource under {@code resourceId} inside the claim
-	 * transaction. Runs only for a fresh claim, never for a takeover or a replay.
-	 * @param resourceId the id the engine chose for the resource; stored with the record
-	 * @return {@link Creation.Created} with the resource, or {@link Creation.Refused}
-	 * (the claim transaction is then rolled back)
+	 * A check of this request that must run inside a claim transaction, after every
+	 * {@link ClaimGuard} (for example that the caller's credentials are still valid). An
+	 * operation that has one is always claimed in a transaction.
+	 * @return the check, which throws to refuse (the claim transaction rolls back,
+	 * nothing is claimed or created, and the exception reaches the caller of
+	 * {@link IdempotencyService#execute}); {@code null} (the default) for none
 	 */
-	Creation<R, T> create(UUID resourceId);
-
-	/**
-	 * The claim step as one {@code INSERT}, for the claim in one statement
-	 * (docs/design.md section 4, "The claim in one statement"): the record and the
-	 * resource are inserted and committed by one auto-committed statement, instead of a
-	 * claim transaction of four round trips. Used only when the operation does not
-	 * override {@link #authorize} (which needs a claim transaction), every
-	 * {@link ClaimGuard} offers a {@link ClaimGuard#condition}, and the connection pool
-	 * keeps every session at READ COMMITTED; otherwise, and whenever the key already has
-	 * a record, the engine claims in a transaction with {@link #create}. So an operation
-	 * that offers an insert must still implement {@link #create} with the same effect. A
-	 * plain insert never refuses; one made {@link ResourceInsert#after} a
-	 * {@link ClaimUpdate} refuses, with nothing written, when the update matches no row,
-	 * as {@link #create} would.
-	 * @param resourceId the id the engine chose for the resource; stored with the record
-	 * @return the insert; empty by default
-	 */
-	default Optional<ResourceInsert<R>> insert(UUID resourceId) {
-		return Optional.empty();
+	default @Nullable Runnable authorization() {
+		return null;
 	}
 
 	/**
-	 * Reloads the resource for a takeover: the same resource id on every attempt.
+	 * The claim step: the new resource under {@code resourceId}. Runs only for a fresh
+	 * claim, never for a takeover or a replay.
+	 * @param resourceId the id the engine chose for the resource; stored with the record
+	 * @return the resource; {@code null} to refuse the claim with {@link #refusal()}
+	 * (nothing is then stored)
+	 */
+	@Nullable R create(UUID resourceId);
+
+	/**
+	 * The values of the declared claim update's placeholders for this request
+	 * ({@link ResourceTable#claimUpdate}): the update's clauses' first, in order, then
+	 * its precheck's.
+	 * @param resource the new resource, as {@link #create} built it
+	 * @return the values; none by default
+	 */
+	default Object[] claimArguments(R resource) {
+		return new Object[0];
+	}
+
+	/**
+	 * Why the claim is refused when the declared claim update matched no row; runs after
+	 * nothing of the claim was written, outside any transaction or inside the claim
+	 * transaction, and may read the database.
+	 * @return the reason; {@code null} when what it read shows that the update would now
+	 * match (a concurrent request changed the row in between): the engine then makes the
+	 * update again, a few times at most
+	 */
+	default @Nullable T refusal() {
+		return null;
+	}
+
+	/**
+	 * Reloads the resource for a takeover, for an operation without a declared
+	 * {@link #resource()}: the same resource id on every attempt.
 	 * @param resourceId the id stored with the record
 	 * @return the resource
 	 * @throws IllegalStateException if it does not exist (a broken invariant)
 	 */
-	R load(UUID resourceId);
+	default R load(UUID resourceId) {
+		throw new UnsupportedOperationException(name() + " declares no resource and reloads none");
+	}
 
 	/**
 	 * The act step, outside every transaction: calls the provider and decides.

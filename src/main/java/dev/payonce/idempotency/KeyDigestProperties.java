@@ -17,6 +17,6 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("payonce.idempotency.key-digest")
-public record KeyDigestProperties(@Nullable @Size(min = 32) String secret) {
+record KeyDigestProperties(@Nullable @Size(min = 32) String secret) {
 
 }

@@ -26,7 +26,7 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("payonce.idempotency.quota")
-public record QuotaProperties(@DefaultValue("1000000") @Min(0) long maxLiveRecords,
+record QuotaProperties(@DefaultValue("1000000") @Min(0) long maxLiveRecords,
 		@DefaultValue("10s") @DurationMin(millis = 1) Duration checkInterval) {
 
 }

@@ -6,6 +6,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * SHA-256 over the HTTP method, the route and the canonical form of a validated request
@@ -22,6 +23,8 @@ import java.util.TreeMap;
  * @param sha256Hex 64 lower-case hexadecimal characters
  */
 public record RequestFingerprint(String sha256Hex) {
+
+	private static final Pattern WELL_FORMED = Pattern.compile("[0-9a-f]{64}");
 
 	/**
 	 * Checks the format.
@@ -66,23 +69,12 @@ public record RequestFingerprint(String sha256Hex) {
 	}
 
 	/**
-	 * Whether {@code value} is 64 lower-case hex digits: a loop, not a regular
-	 * expression, since every request makes a fingerprint (issue 13).
-	 * {@code EngineFormatsTests} holds it equal to {@code [0-9a-f]{64}}.
+	 * Whether {@code value} is 64 lower-case hex digits.
 	 * @param value the candidate
 	 * @return {@code true} if it is a well-formed fingerprint
 	 */
 	static boolean isWellFormed(String value) {
-		if (value.length() != 64) {
-			return false;
-		}
-		for (int i = 0; i < value.length(); i++) {
-			char c = value.charAt(i);
-			if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
-				return false;
-			}
-		}
-		return true;
+		return WELL_FORMED.matcher(value).matches();
 	}
 
 }

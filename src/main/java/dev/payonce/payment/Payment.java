@@ -1,9 +1,7 @@
 package dev.payonce.payment;
 
-import java.sql.Types;
 import java.time.Instant;
 import java.util.Currency;
-import java.util.List;
 import java.util.UUID;
 
 import jakarta.persistence.Column;
@@ -15,13 +13,10 @@ import jakarta.persistence.Table;
 import jakarta.persistence.Version;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.domain.Persistable;
-import org.springframework.jdbc.core.SqlParameterValue;
 
 import dev.payonce.client.ClientId;
-import dev.payonce.idempotency.ResourceInsert;
 import dev.payonce.provider.ChargeRequest;
 import dev.payonce.provider.Money;
-import dev.payonce.provider.VersionedWrites;
 
 /**
  * A payment: created {@code PENDING} together with the idempotency claim, then moved once
@@ -32,6 +27,12 @@ import dev.payonce.provider.VersionedWrites;
  * <p>
  * Transitions are named for the fact and refuse to leave a final status. Concurrent
  * writers are caught by the {@code @Version} column.
+ *
+ * <p>
+ * This mapping is the one description of a {@code payments} row in Java (docs/design.md
+ * section 9): JPA reads and writes it, and the idempotency engine builds its claim and
+ * completion statements from it at start-up ({@link PaymentTable}). Columns that never
+ * change after the insert are {@code updatable = false}, so neither writes them again.
  */
 @Entity
 @Table(name = "payments")
@@ -40,19 +41,21 @@ public class Payment implements Persistable<UUID> {
 	@Id
 	private UUID id;
 
-	@Column(name = "client_id")
+	@Column(name = "client_id", updatable = false)
 	private String clientId;
 
-	@Column(name = "order_id")
+	@Column(name = "order_id", updatable = false)
 	private String orderId;
 
 	/** Minor units of {@link #currency}. */
+	@Column(updatable = false)
 	private long amount;
 
 	/** ISO 4217 alphabetic code, upper case. */
+	@Column(updatable = false)
 	private String currency;
 
-	@Column(name = "payment_method")
+	@Column(name = "payment_method", updatable = false)
 	private String paymentMethod;
 
 	@Enumerated(EnumType.STRING)
@@ -72,7 +75,7 @@ public class Payment implements Persistable<UUID> {
 	@Column(name = "refunded_amount", insertable = false, updatable = false)
 	private long refundedAmount;
 
-	@Column(name = "created_at")
+	@Column(name = "created_at", updatable = false)
 	private Instant createdAt;
 
 	@Column(name = "updated_at")
@@ -123,33 +126,6 @@ public class Payment implements Persistable<UUID> {
 	public static Payment pending(PaymentId id, ClientId clientId, String orderId, Money amount, String paymentMethod,
 			Instant now) {
 		return new Payment(id, clientId, orderId, amount, paymentMethod, now);
-	}
-
-	/**
-	 * This new payment's {@code INSERT}, for the claim in one statement
-	 * ({@link dev.payonce.idempotency.IdempotentOperation#insert}): every column a JPA
-	 * persist writes, with version 0 as Hibernate's first {@code INSERT} writes it;
-	 * {@code refunded_amount} and {@code refunds_in_flight} take their defaults (0). This
-	 * copy then carries version 0, as after a persist, so its completion can write it
-	 * without reading it again.
-	 * @return the insert, holding this payment
-	 * @throws IllegalStateException if the payment was stored already
-	 */
-	ResourceInsert<Payment> insert() {
-		if (this.version != null) {
-			throw new IllegalStateException("Payment " + this.id + " is stored already");
-		}
-		this.version = 0L;
-		return new ResourceInsert<>(this, "payments",
-				List.of("id", "client_id", "order_id", "amount", "currency", "payment_method", "status",
-						"provider_reference", "decline_code", "created_at", "updated_at", "provider_key_generation",
-						"provider_key_replayed_at", "version"),
-				List.of(this.id, this.clientId, this.orderId, this.amount, this.currency, this.paymentMethod,
-						this.status.name(), new SqlParameterValue(Types.VARCHAR, this.providerReference),
-						new SqlParameterValue(Types.VARCHAR, this.declineCode), VersionedWrites.utc(this.createdAt),
-						VersionedWrites.utc(this.updatedAt), this.providerKeyGeneration, new SqlParameterValue(
-								Types.TIMESTAMP_WITH_TIMEZONE, VersionedWrites.utc(this.providerKeyReplayedAt)),
-						0L));
 	}
 
 	/**

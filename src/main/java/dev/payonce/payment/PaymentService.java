@@ -2,7 +2,6 @@ package dev.payonce.payment;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
@@ -16,22 +15,19 @@ import org.springframework.stereotype.Service;
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.Action;
 import dev.payonce.idempotency.ClaimRequest;
-import dev.payonce.idempotency.Creation;
 import dev.payonce.idempotency.Execution;
 import dev.payonce.idempotency.FinishStep;
 import dev.payonce.idempotency.IdempotencyService;
 import dev.payonce.idempotency.IdempotentOperation;
 import dev.payonce.idempotency.ReconciliationProperties;
 import dev.payonce.idempotency.ReleaseStep;
-import dev.payonce.idempotency.ResourceInsert;
-import dev.payonce.idempotency.ResourceWrite;
+import dev.payonce.idempotency.ResourceTable;
 import dev.payonce.idempotency.StoredResponse;
-import dev.payonce.provider.FinishOverRead;
+import dev.payonce.idempotency.Transition;
 import dev.payonce.provider.GatewayResult;
 import dev.payonce.provider.OperationContext;
 import dev.payonce.provider.PaymentGateway;
 import dev.payonce.provider.ProviderMetrics;
-import dev.payonce.provider.VersionedWrites;
 
 /**
  * Creates payments exactly once per (client, idempotency key) (docs/design.md section 4),
@@ -78,9 +74,12 @@ public class PaymentService {
 
 	private final ReconciliationProperties reconciliation;
 
+	private final ResourceTable<Payment> table;
+
 	PaymentService(IdempotencyService idempotency, Payments payments, PaymentGateway gateway,
 			PaymentResponses responses, OperationContext context, PaymentMetrics metrics, ProviderMetrics calls,
-			ReconciliationProperties reconciliation) {
+			ReconciliationProperties reconciliation, ResourceTable<Payment> table) {
+		this.table = table;
 		this.idempotency = idempotency;
 		this.payments = payments;
 		this.gateway = gateway;
@@ -141,21 +140,13 @@ public class PaymentService {
 		}
 
 		@Override
-		public Creation<Payment, GatewayResult> create(UUID resourceId) {
-			return new Creation.Created<>(PaymentService.this.payments.save(pending(resourceId)));
+		public ResourceTable<Payment> resource() {
+			return PaymentService.this.table;
 		}
 
+		/** A {@code PENDING} payment, which the engine inserts with the claim. */
 		@Override
-		public Optional<ResourceInsert<Payment>> insert(UUID resourceId) {
-			return Optional.of(pending(resourceId).insert());
-		}
-
-		@Override
-		public Payment load(UUID resourceId) {
-			return PaymentService.this.load(new PaymentId(resourceId));
-		}
-
-		private Payment pending(UUID resourceId) {
+		public Payment create(UUID resourceId) {
 			return Payment.pending(new PaymentId(resourceId), this.command.clientId(), this.command.orderId(),
 					this.command.amount(), this.command.paymentMethod(), now());
 		}
@@ -288,42 +279,42 @@ public class PaymentService {
 
 	/** The fenced completion of an approved charge: payment SUCCEEDED, 201 stored. */
 	FinishStep succeeded(GatewayResult.Approved approved) {
-		return (paymentId) -> finish(paymentId, PaymentStatus.SUCCEEDED, succeeding(approved));
+		return this.table.finish(succeeding(approved));
 	}
 
 	/**
 	 * As {@link #succeeded(GatewayResult.Approved)}, written over the payment the act
-	 * step read ({@link FinishOverRead}).
+	 * step read (docs/design.md section 4, "Completion in one statement").
 	 */
 	FinishStep succeeded(GatewayResult.Approved approved, Payment read) {
-		return overRead(read, PaymentStatus.SUCCEEDED, succeeding(approved));
+		return this.table.finish(read, succeeding(approved));
 	}
 
-	private Function<Payment, StoredResponse> succeeding(GatewayResult.Approved approved) {
-		return (payment) -> {
+	private Transition<Payment> succeeding(GatewayResult.Approved approved) {
+		return announced(PaymentStatus.SUCCEEDED, (payment) -> {
 			payment.markSucceeded(approved.providerReference(), now());
 			return this.responses.created(payment);
-		};
+		});
 	}
 
 	/** The fenced completion of a declined charge: payment DECLINED, 402 stored. */
 	FinishStep declined(GatewayResult.Declined declined) {
-		return (paymentId) -> finish(paymentId, PaymentStatus.DECLINED, declining(declined));
+		return this.table.finish(declining(declined));
 	}
 
 	/**
 	 * As {@link #declined(GatewayResult.Declined)}, written over the payment the act step
-	 * read ({@link FinishOverRead}).
+	 * read.
 	 */
 	FinishStep declined(GatewayResult.Declined declined, Payment read) {
-		return overRead(read, PaymentStatus.DECLINED, declining(declined));
+		return this.table.finish(read, declining(declined));
 	}
 
-	private Function<Payment, StoredResponse> declining(GatewayResult.Declined declined) {
-		return (payment) -> {
+	private Transition<Payment> declining(GatewayResult.Declined declined) {
+		return announced(PaymentStatus.DECLINED, (payment) -> {
 			payment.markDeclined(declined.providerReference(), declined.declineCode(), now());
 			return this.responses.declined(payment);
-		};
+		});
 	}
 
 	/**
@@ -345,39 +336,21 @@ public class PaymentService {
 
 	/** Reconciliation gave up: payment FAILED and the failure stored for every retry. */
 	FinishStep failed() {
-		return (paymentId) -> finish(paymentId, PaymentStatus.FAILED, (payment) -> {
+		return this.table.finish(announced(PaymentStatus.FAILED, (payment) -> {
 			payment.markFailed(now());
 			return this.responses.failed(payment);
-		});
+		}));
 	}
 
 	/**
-	 * Runs inside the engine's fenced completion transaction: the payment is read in it,
-	 * moved, and flushed before the record is completed, so the payment's {@code UPDATE}
-	 * (and its version check) happens at a known place in that transaction.
+	 * The payment's one move to {@code status}, announced (metric and log line) once the
+	 * completion that wrote it committed.
 	 */
-	private StoredResponse finish(UUID id, PaymentStatus status, Function<Payment, StoredResponse> transition) {
-		Payment payment = load(new PaymentId(id));
-		StoredResponse response = transition.apply(payment);
-		this.payments.flush();
-		announceAfterCommit(id, status, response);
-		return response;
-	}
-
-	private FinishStep overRead(Payment read, PaymentStatus status, Function<Payment, StoredResponse> transition) {
-		UUID id = read.getId();
-		return new FinishOverRead<>(read, id, read.version(), transition,
-				(payment, readVersion) -> List.of(versionedWrite(payment, readVersion)),
-				(paymentId) -> finish(paymentId, status, transition), (response) -> announce(id, status, response));
-	}
-
-	private void announceAfterCommit(UUID id, PaymentStatus status, StoredResponse response) {
-		OperationContext.afterCommit(() -> announce(id, status, response));
-	}
-
-	private void announce(UUID id, PaymentStatus status, StoredResponse response) {
-		this.metrics.paymentFinished(status);
-		log.info("Payment {} completed: {} ({})", id, status, response.status());
+	private Transition<Payment> announced(PaymentStatus status, Function<Payment, StoredResponse> move) {
+		return Transition.of(move, (payment, response) -> {
+			this.metrics.paymentFinished(status);
+			log.info("Payment {} completed: {} ({})", payment.id(), status, response.status());
+		});
 	}
 
 	/**
@@ -427,16 +400,6 @@ public class PaymentService {
 
 	private Instant now() {
 		return this.context.now();
-	}
-
-	/**
-	 * The conditional {@code UPDATE} of a payment moved in memory since it was read
-	 * ({@link VersionedWrites}).
-	 */
-	private static ResourceWrite versionedWrite(Payment payment, long readVersion) {
-		return VersionedWrites.write("payments", payment.getId(), readVersion, payment.status().name(),
-				payment.providerReference(), payment.declineCode(), payment.providerKeyGeneration(),
-				payment.providerKeyReplayedAt(), payment.updatedAt());
 	}
 
 }

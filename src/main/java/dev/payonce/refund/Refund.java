@@ -1,11 +1,7 @@
 package dev.payonce.refund;
 
-import java.sql.Types;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.Currency;
-import java.util.List;
-import java.util.Objects;
 import java.util.UUID;
 
 import jakarta.persistence.Column;
@@ -14,19 +10,16 @@ import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import jakarta.persistence.Transient;
 import jakarta.persistence.Version;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.domain.Persistable;
-import org.springframework.jdbc.core.SqlParameterValue;
 
 import dev.payonce.client.ClientId;
-import dev.payonce.idempotency.ClaimUpdate;
-import dev.payonce.idempotency.ResourceInsert;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.provider.Money;
 import dev.payonce.provider.RefundReason;
 import dev.payonce.provider.RefundRequest;
-import dev.payonce.provider.VersionedWrites;
 
 /**
  * A refund of a payment: created {@code PENDING} in the claim transaction together with
@@ -40,18 +33,21 @@ public class Refund implements Persistable<UUID> {
 	@Id
 	private UUID id;
 
-	@Column(name = "payment_id")
+	@Column(name = "payment_id", updatable = false)
 	private UUID paymentId;
 
-	@Column(name = "client_id")
+	@Column(name = "client_id", updatable = false)
 	private String clientId;
 
 	/** Minor units of {@link #currency}. */
+	@Column(updatable = false)
 	private long amount;
 
 	/** ISO 4217 alphabetic code, upper case: the payment's. */
+	@Column(updatable = false)
 	private String currency;
 
+	@Column(updatable = false)
 	private @Nullable String reason;
 
 	@Enumerated(EnumType.STRING)
@@ -63,7 +59,7 @@ public class Refund implements Persistable<UUID> {
 	@Column(name = "decline_code")
 	private @Nullable String declineCode;
 
-	@Column(name = "created_at")
+	@Column(name = "created_at", updatable = false)
 	private Instant createdAt;
 
 	@Column(name = "updated_at")
@@ -82,6 +78,13 @@ public class Refund implements Persistable<UUID> {
 
 	@Version
 	private @Nullable Long version;
+
+	/**
+	 * The payment's charge reference as the claim's reservation returned it, so that a
+	 * fresh claim's act step need not read the payment; not a column.
+	 */
+	@Transient
+	private @Nullable String chargeReference;
 
 	/** For JPA only. */
 	@SuppressWarnings("NullAway.Init")
@@ -119,38 +122,39 @@ public class Refund implements Persistable<UUID> {
 	}
 
 	/**
-	 * A new refund's {@code INSERT} made after its reservation, for the claim in one
-	 * statement ({@link dev.payonce.idempotency.IdempotentOperation#insert};
-	 * docs/design.md section 8): the amount and currency come from what the reservation
-	 * returned ({@code reserve}, {@code currency}), every other column is what a JPA
-	 * persist of {@link #pending} writes, with version 0 as Hibernate's first
-	 * {@code INSERT} writes it. The refund built from the reservation carries version 0,
-	 * as after a persist, so its completion can write it without reading it again.
-	 * @param reservation the payment's reservation
-	 * ({@link RefundReservations#reservation})
-	 * @param now the creation time (UTC, microseconds)
-	 * @return the insert
+	 * A new refund whose amount is yet to be reserved on the payment: the claim's
+	 * reservation sets its amount (all that remains, or what was asked) and currency (the
+	 * payment's), and the payment's charge reference, from what it returned
+	 * ({@link RefundTable}; docs/design.md section 8). {@link #amount()} is not known
+	 * until then.
+	 * @param id the refund id, also the source of the provider idempotency key
+	 * @param paymentId the refunded payment
+	 * @param clientId the owning client, the payment's
+	 * @param reason the client's reason, if any
+	 * @param now the creation time (UTC)
+	 * @return the refund, not yet persisted
 	 */
-	static ResourceInsert<Refund> insertAfter(ClaimUpdate reservation, RefundId id, PaymentId paymentId,
-			ClientId clientId, @Nullable RefundReason reason, Instant now) {
-		OffsetDateTime at = VersionedWrites.utc(now);
-		return ResourceInsert.after(reservation, (returned) -> {
-			Object reserved = Objects.requireNonNull(returned.get("reserve"), "reserve");
-			Object currency = Objects.requireNonNull(returned.get("currency"), "currency");
-			Refund refund = pending(id, paymentId, clientId,
-					new Money(((Number) reserved).longValue(), Currency.getInstance(currency.toString())), reason, now);
-			refund.version = 0L;
-			return refund;
-		}, "refunds",
-				List.of("id", "payment_id", "client_id", "amount", "currency", "reason", "status", "provider_reference",
-						"decline_code", "created_at", "updated_at", "provider_key_generation",
-						"provider_key_replayed_at", "version"),
-				List.of(id.value(), paymentId.value(), clientId.value(), ResourceInsert.returned("reserve"),
-						ResourceInsert.returned("currency"),
-						new SqlParameterValue(Types.VARCHAR, (reason != null) ? reason.wireName() : null),
-						RefundStatus.PENDING.name(), new SqlParameterValue(Types.VARCHAR, null),
-						new SqlParameterValue(Types.VARCHAR, null), at, at, 1,
-						new SqlParameterValue(Types.TIMESTAMP_WITH_TIMEZONE, null), 0L));
+	static Refund reserving(RefundId id, PaymentId paymentId, ClientId clientId, @Nullable RefundReason reason,
+			Instant now) {
+		Refund refund = new Refund();
+		refund.id = id.value();
+		refund.paymentId = paymentId.value();
+		refund.clientId = clientId.value();
+		refund.reason = (reason != null) ? reason.wireName() : null;
+		refund.status = RefundStatus.PENDING;
+		refund.providerKeyGeneration = 1;
+		refund.createdAt = now;
+		refund.updatedAt = now;
+		return refund;
+	}
+
+	/**
+	 * The provider reference of the refunded payment's charge, as the claim's reservation
+	 * returned it; {@code null} for a refund read from the database.
+	 * @return the charge reference, or {@code null}
+	 */
+	@Nullable String chargeReference() {
+		return this.chargeReference;
 	}
 
 	/**

@@ -15,30 +15,26 @@ import org.springframework.stereotype.Service;
 
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.Action;
-import dev.payonce.idempotency.ClaimUpdate;
 import dev.payonce.idempotency.ClaimRequest;
-import dev.payonce.idempotency.Creation;
 import dev.payonce.idempotency.Execution;
 import dev.payonce.idempotency.FinishStep;
 import dev.payonce.idempotency.IdempotencyService;
 import dev.payonce.idempotency.IdempotentOperation;
 import dev.payonce.idempotency.ReconciliationProperties;
 import dev.payonce.idempotency.ReleaseStep;
-import dev.payonce.idempotency.ResourceInsert;
-import dev.payonce.idempotency.ResourceWrite;
+import dev.payonce.idempotency.ResourceTable;
 import dev.payonce.idempotency.StoredResponse;
+import dev.payonce.idempotency.Transition;
 import dev.payonce.payment.Payment;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.payment.PaymentService;
 import dev.payonce.provider.AmountLimits;
-import dev.payonce.provider.FinishOverRead;
 import dev.payonce.provider.GatewayResult;
 import dev.payonce.provider.Money;
 import dev.payonce.provider.OperationContext;
 import dev.payonce.provider.PaymentGateway;
 import dev.payonce.provider.ProviderMetrics;
 import dev.payonce.provider.RefundRequest;
-import dev.payonce.provider.VersionedWrites;
 
 /**
  * Refunds payments exactly once per (client, idempotency key), as the {@code refund}
@@ -67,12 +63,6 @@ public class RefundService {
 
 	private static final Logger log = LoggerFactory.getLogger(RefundService.class);
 
-	/**
-	 * How many more times the claim transaction reserves after a refusal that no longer
-	 * holds when read.
-	 */
-	private static final int RESERVE_AGAIN = 3;
-
 	private final IdempotencyService idempotency;
 
 	private final Refunds refunds;
@@ -93,18 +83,22 @@ public class RefundService {
 
 	private final ReconciliationProperties reconciliation;
 
+	private final ResourceTable<Refund> table;
+
 	RefundService(IdempotencyService idempotency, Refunds refunds, RefundReservations reservations,
 			PaymentService payments, PaymentGateway gateway, RefundResponses responses, OperationContext context,
-			RefundMetrics metrics, ProviderMetrics calls, ReconciliationProperties reconciliation) {
+			RefundMetrics metrics, ProviderMetrics calls, ReconciliationProperties reconciliation,
+			ResourceTable<Refund> table) {
+		this.table = table;
+		this.context = context;
+		this.calls = calls;
 		this.idempotency = idempotency;
 		this.refunds = refunds;
 		this.reservations = reservations;
 		this.payments = payments;
 		this.gateway = gateway;
 		this.responses = responses;
-		this.context = context;
 		this.metrics = metrics;
-		this.calls = calls;
 		this.reconciliation = reconciliation;
 	}
 
@@ -217,12 +211,6 @@ public class RefundService {
 
 		private final RefundCommand command;
 
-		/**
-		 * The payment's charge reference, returned by this request's reservation: a fresh
-		 * claim's act step then sends the refund without reading the payment again.
-		 */
-		private @Nullable String chargeReference;
-
 		RefundOperation(RefundCommand command) {
 			this.command = command;
 		}
@@ -233,67 +221,42 @@ public class RefundService {
 		}
 
 		@Override
-		public Creation<Refund, RefundOutcome> create(UUID resourceId) {
-			PaymentId paymentId = this.command.paymentId();
-			Optional<RefundReservations.Reservation> reservation;
-			// A refusal read after a declined refund gave back its amount would
-			// contradict itself: reserve again, a few times at most, while it does.
-			for (int again = 0;; again++) {
-				reservation = RefundService.this.reservations.reserve(paymentId, this.command.clientId(),
-						this.command.amount());
-				if (reservation.isPresent()) {
-					break;
-				}
-				RefundOutcome refusal = RefundService.this.reservations.refusal(paymentId, this.command.clientId());
-				if (again == RESERVE_AGAIN || stillRefused(refusal) != null) {
-					return new Creation.Refused<>(refusal);
-				}
-			}
-			this.chargeReference = reservation.get().chargeReference();
-			Refund refund = Refund.pending(new RefundId(resourceId), paymentId, this.command.clientId(),
-					new Money(reservation.get().amount(), reservation.get().currency()), this.command.reason(),
-					RefundService.this.context.now());
-			return new Creation.Created<>(RefundService.this.refunds.saveAndFlush(refund));
+		public ResourceTable<Refund> resource() {
+			return RefundService.this.table;
 		}
 
 		/**
-		 * The claim step as one statement: the reservation, then the refund's
-		 * {@code INSERT} from what it returned ({@link Refund#insertAfter}); a
-		 * reservation that matches no row refuses the claim with
-		 * {@link RefundReservations#refusal}, as {@link #create} does.
+		 * A {@code PENDING} refund, which the engine inserts with the claim after the
+		 * reservation, from which it takes its amount, currency and charge reference
+		 * ({@link RefundTable}).
 		 */
 		@Override
-		public Optional<ResourceInsert<Refund>> insert(UUID resourceId) {
-			PaymentId paymentId = this.command.paymentId();
-			ClientId clientId = this.command.clientId();
-			ClaimUpdate reservation = RefundReservations.reservation(paymentId, clientId, this.command.amount(),
-					() -> stillRefused(RefundService.this.reservations.refusal(paymentId, clientId)));
-			ResourceInsert<Refund> insert = Refund.insertAfter(reservation, new RefundId(resourceId), paymentId,
-					clientId, this.command.reason(), RefundService.this.context.now());
-			return Optional.of(new ResourceInsert<>((returned) -> {
-				this.chargeReference = (String) returned.get("provider_reference");
-				return insert.resource().apply(returned);
-			}, insert.table(), insert.columns(), insert.values(), reservation));
+		public Refund create(UUID resourceId) {
+			return Refund.reserving(new RefundId(resourceId), this.command.paymentId(), this.command.clientId(),
+					this.command.reason(), RefundService.this.context.now());
+		}
+
+		@Override
+		public Object[] claimArguments(Refund refund) {
+			return RefundTable.reservation(this.command.paymentId(), this.command.clientId(), this.command.amount());
 		}
 
 		/**
-		 * The refusal read after the claim statement undid itself, or {@code null} if it
-		 * shows that the reservation would now fit (a declined or failed refund gave its
-		 * amount back in between): the engine then claims again in a transaction, so no
-		 * answer says a refund exceeds an amount that covers it.
+		 * Why the reservation matched no row, read after it; or {@code null} if that
+		 * shows the reservation would now fit (a declined or failed refund gave its
+		 * amount back in between): the engine then reserves again, so no answer says a
+		 * refund exceeds an amount that covers it.
 		 */
-		private @Nullable RefundOutcome stillRefused(RefundOutcome refusal) {
+		@Override
+		public @Nullable RefundOutcome refusal() {
+			RefundOutcome refusal = RefundService.this.reservations.refusal(this.command.paymentId(),
+					this.command.clientId());
 			Long amount = this.command.amount();
 			if (refusal instanceof RefundOutcome.ExceedsRefundable(long refundable)
 					&& refundable >= ((amount != null) ? amount : 1L)) {
 				return null;
 			}
 			return refusal;
-		}
-
-		@Override
-		public Refund load(UUID resourceId) {
-			return RefundService.this.load(new RefundId(resourceId));
 		}
 
 		/**
@@ -319,7 +282,7 @@ public class RefundService {
 			if (pastWindow) {
 				return unresolved(refund, true, "older than the give-up window: left to reconciliation");
 			}
-			GatewayResult result = callProvider(refund, this.chargeReference);
+			GatewayResult result = callProvider(refund, refund.chargeReference());
 			return switch (result) {
 				case GatewayResult.Approved approved -> new Action.Finish<>(succeeded(approved, refund));
 				case GatewayResult.Declined declined -> new Action.Finish<>(declined(declined, refund));
@@ -403,97 +366,62 @@ public class RefundService {
 
 	/** Approved: refund SUCCEEDED, its reservation refunded, 201 stored. */
 	public FinishStep succeeded(GatewayResult.Approved approved) {
-		return (refundId) -> finish(refundId, RefundStatus.SUCCEEDED, true, succeeding(approved));
+		return this.table.finish(succeeding(approved));
 	}
 
 	/**
 	 * As {@link #succeeded(GatewayResult.Approved)}, written over the refund the act step
-	 * read ({@link FinishOverRead}).
+	 * read (docs/design.md section 4, "Completion in one statement").
 	 */
 	FinishStep succeeded(GatewayResult.Approved approved, Refund read) {
-		return overRead(read, RefundStatus.SUCCEEDED, true, succeeding(approved));
+		return this.table.finish(read, succeeding(approved));
 	}
 
-	private Function<Refund, StoredResponse> succeeding(GatewayResult.Approved approved) {
-		return (refund) -> {
+	private Transition<Refund> succeeding(GatewayResult.Approved approved) {
+		return announced(RefundStatus.SUCCEEDED, (refund) -> {
 			refund.markSucceeded(approved.providerReference(), this.context.now());
 			return this.responses.created(refund);
-		};
+		});
 	}
 
 	/** Declined: refund DECLINED, its reservation given back, 402 stored. */
 	public FinishStep declined(GatewayResult.Declined declined) {
-		return (refundId) -> finish(refundId, RefundStatus.DECLINED, false, declining(declined));
+		return this.table.finish(declining(declined));
 	}
 
 	/**
 	 * As {@link #declined(GatewayResult.Declined)}, written over the refund the act step
-	 * read ({@link FinishOverRead}).
+	 * read.
 	 */
 	FinishStep declined(GatewayResult.Declined declined, Refund read) {
-		return overRead(read, RefundStatus.DECLINED, false, declining(declined));
+		return this.table.finish(read, declining(declined));
 	}
 
-	private Function<Refund, StoredResponse> declining(GatewayResult.Declined declined) {
-		return (refund) -> {
+	private Transition<Refund> declining(GatewayResult.Declined declined) {
+		return announced(RefundStatus.DECLINED, (refund) -> {
 			refund.markDeclined(declined.providerReference(), declined.declineCode(), this.context.now());
 			return this.responses.declined(refund);
-		};
+		});
 	}
 
 	/** Reconciliation gave up: refund FAILED, its reservation given back, 402 stored. */
 	FinishStep failed() {
-		return (refundId) -> finish(refundId, RefundStatus.FAILED, false, (refund) -> {
+		return this.table.finish(announced(RefundStatus.FAILED, (refund) -> {
 			refund.markFailed(this.context.now());
 			return this.responses.failed(refund);
+		}));
+	}
+
+	/**
+	 * The refund's one move to {@code status}; the engine writes it with the settlement
+	 * of its reservation ({@link RefundTable}), and it is announced (metric and log line)
+	 * once that completion committed.
+	 */
+	private Transition<Refund> announced(RefundStatus status, Function<Refund, StoredResponse> move) {
+		return Transition.of(move, (refund, response) -> {
+			this.metrics.refundFinished(status);
+			log.info("Refund {} completed: {} ({})", refund.id(), status, response.status());
 		});
-	}
-
-	/**
-	 * Runs inside the engine's fenced completion transaction: the refund is read in it,
-	 * moved, the payment's reservation settled by one statement, and the refund flushed,
-	 * before the record is completed.
-	 * @param refunded whether the reservation became refunded money or is given back
-	 * @param transition moves the refund in memory and renders the response
-	 */
-	private StoredResponse finish(UUID id, RefundStatus status, boolean refunded,
-			Function<Refund, StoredResponse> transition) {
-		Refund refund = load(new RefundId(id));
-		StoredResponse response = transition.apply(refund);
-		settle(refund, refunded);
-		this.refunds.flush();
-		announceAfterCommit(id, status, response);
-		return response;
-	}
-
-	/**
-	 * The completion over the refund the act step read: its one conditional
-	 * {@code UPDATE}, then the reservation settled in the same completion (only if the
-	 * refund was written: a changed refund goes the reading way, which settles it
-	 * itself).
-	 */
-	private FinishStep overRead(Refund read, RefundStatus status, boolean refunded,
-			Function<Refund, StoredResponse> transition) {
-		UUID id = read.getId();
-		return new FinishOverRead<>(read, id, read.version(), transition,
-				(refund, readVersion) -> List.of(versionedWrite(refund, readVersion),
-						RefundReservations.settlement(refund.paymentId(), refund.amount().minorUnits(), refunded,
-								this.context.now())),
-				(refundId) -> finish(refundId, status, refunded, transition),
-				(response) -> announce(id, status, response));
-	}
-
-	private void settle(Refund refund, boolean refunded) {
-		this.reservations.settle(refund.paymentId(), refund.amount().minorUnits(), refunded, this.context.now());
-	}
-
-	private void announceAfterCommit(UUID id, RefundStatus status, StoredResponse response) {
-		OperationContext.afterCommit(() -> announce(id, status, response));
-	}
-
-	private void announce(UUID id, RefundStatus status, StoredResponse response) {
-		this.metrics.refundFinished(status);
-		log.info("Refund {} completed: {} ({})", id, status, response.status());
 	}
 
 	/**
@@ -545,16 +473,6 @@ public class RefundService {
 	public Refund load(RefundId refundId) {
 		return this.refunds.findById(refundId.value())
 			.orElseThrow(() -> new IllegalStateException("Claimed refund " + refundId + " does not exist"));
-	}
-
-	/**
-	 * The conditional {@code UPDATE} of a refund moved in memory since it was read
-	 * ({@link VersionedWrites}).
-	 */
-	private static ResourceWrite versionedWrite(Refund refund, long readVersion) {
-		return VersionedWrites.write("refunds", refund.getId(), readVersion, refund.status().name(),
-				refund.providerReference(), refund.declineCode(), refund.providerKeyGeneration(),
-				refund.providerKeyReplayedAt(), refund.updatedAt());
 	}
 
 }

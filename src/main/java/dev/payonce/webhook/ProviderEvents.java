@@ -16,7 +16,6 @@ import org.springframework.stereotype.Service;
 
 import dev.payonce.idempotency.Action;
 import dev.payonce.idempotency.ClaimRequest;
-import dev.payonce.idempotency.Creation;
 import dev.payonce.idempotency.Execution;
 import dev.payonce.idempotency.FinishStep;
 import dev.payonce.idempotency.IdempotencyKey;
@@ -227,8 +226,8 @@ public class ProviderEvents {
 		}
 
 		@Override
-		public Creation<WebhookEvent, WebhookEffect> create(UUID resourceId) {
-			return new Creation.Created<>(this.event);
+		public WebhookEvent create(UUID resourceId) {
+			return this.event;
 		}
 
 		@Override

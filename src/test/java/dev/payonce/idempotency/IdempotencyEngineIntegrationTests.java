@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -14,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 import javax.sql.DataSource;
 
@@ -33,6 +35,7 @@ import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import dev.payonce.OffsetClock;
 import dev.payonce.TestcontainersConfiguration;
@@ -52,7 +55,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  * server is up only because security needs it); the clock moves past the 30 s lease
  * instead of waiting for it.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+@SpringBootTest(webEnvironment = WebEnvironment.MOCK,
 		properties = { "payonce.reconciliation.enabled=false", "payonce.idempotency.cleanup.enabled=false" })
 @Import({ TestcontainersConfiguration.class, OffsetClock.Installed.class,
 		IdempotencyEngineIntegrationTests.Guarded.class })
@@ -82,11 +85,28 @@ class IdempotencyEngineIntegrationTests {
 	@Autowired
 	DataSource dataSource;
 
+	@Autowired
+	ResourceTable<EngineTestResource> inserting;
+
+	@Autowired
+	ResourceTable<EngineTestResource> reserving;
+
+	@Autowired
+	ResourceTable<EngineTestResource> reservingPrechecked;
+
+	@Autowired
+	ResourceTable<EngineTestResource> settling;
+
+	/** The arguments of {@link Guarded#settling()}'s completion update. */
+	static volatile Function<EngineTestResource, Object[]> settledStock = (
+			resource) -> new Object[] { UUID.randomUUID() };
+
 	IdempotencyScope scope;
 
 	@BeforeEach
 	void setUp() {
 		this.jdbc.sql(TestOperation.CREATE_TABLE).update();
+		this.jdbc.sql(EngineTestResource.ADD_VERSION).update();
 		this.scope = new IdempotencyScope("engine-" + UUID.randomUUID().toString().substring(0, 8));
 	}
 
@@ -231,79 +251,90 @@ class IdempotencyEngineIntegrationTests {
 	}
 
 	/**
-	 * A {@link RenderedFinish} completes in one statement fenced by the record's lock: a
-	 * stale attempt writes nothing, not even its resource, and the holder's write and
-	 * response land together without reading the resource again.
+	 * A declared resource's finish over the act step's copy completes in one statement
+	 * fenced by the record's lock: a stale attempt writes nothing, not even its resource,
+	 * and the holder's write and response land together without reading the resource
+	 * again (docs/design.md section 4, "Completion in one statement").
 	 */
 	@Test
-	void aRenderedFinishCompletesInOneStatementAndAStaleAttemptWritesNothing() {
+	void aFinishOverTheReadCopyCompletesInOneStatementAndAStaleAttemptWritesNothing() {
 		ClaimRequest request = request("rendered", "a");
-		Claim first = this.engine.claim("engine_test", request, this::createResource);
+		Inserting operation = new Inserting();
+		Claim first = this.engine.claim(operation, request);
 		assertThat(first).isInstanceOf(Claim.Acquired.class);
+		EngineTestResource firstCopy = (EngineTestResource) ((Claim.Acquired) first).created();
 		UUID resourceId = ((Claim.Acquired) first).lease().resourceId();
 		this.clock.advance(this.engine.lease().plusSeconds(1), this.jdbc);
-		Claim second = this.engine.claim("engine_test", request, this::createResource);
+		Claim second = this.engine.claim(operation, request);
 		assertThat(second).isInstanceOfSatisfying(Claim.Acquired.class,
 				(acquired) -> assertThat(acquired.takeover()).isTrue());
+		EngineTestResource secondCopy = this.inserting.prepared().load(resourceId);
 
-		Rendered stale = new Rendered(json("stale copy"), List.of(move(resourceId, "CREATED", "STALE")),
-				json("stale reread"));
-		Optional<StoredResponse> staleAnswer = this.engine.complete(((Claim.Acquired) first).lease(), stale);
-		Rendered holder = new Rendered(json("copy"), List.of(move(resourceId, "CREATED", "RENDERED")), json("reread"));
-		Optional<StoredResponse> answer = this.engine.complete(((Claim.Acquired) second).lease(), holder);
+		Moving stale = new Moving("STALE");
+		Optional<StoredResponse> staleAnswer = this.engine.complete(((Claim.Acquired) first).lease(),
+				this.inserting.finish(firstCopy, stale));
+		Moving holder = new Moving("RENDERED");
+		Optional<StoredResponse> answer = this.engine.complete(((Claim.Acquired) second).lease(),
+				this.inserting.finish(secondCopy, holder));
 
 		assertThat(staleAnswer).isEmpty();
-		assertThat(stale.written).hasValue(0);
-		assertThat(stale.finishes).hasValue(0);
+		assertThat(stale.completed).hasValue(0);
+		assertThat(stale.applied).hasValue(1);
 		assertThat(answer).contains(json("copy"));
-		assertThat(holder.written).hasValue(1);
-		assertThat(holder.finishes).hasValue(0);
+		assertThat(holder.completed).hasValue(1);
+		assertThat(holder.applied).hasValue(1);
 		assertThat(state(resourceId)).isEqualTo("RENDERED");
+		assertThat(version(resourceId)).isOne();
+		assertThat(secondCopy.version).isOne();
 		assertThat(status("rendered")).isEqualTo("COMPLETED");
 		assertThat(storedBody("rendered")).isEqualTo(json("copy").body());
 	}
 
 	/**
-	 * A rendered finish whose resource changed since the act step read it (its one write
-	 * matches no row) writes nothing and is completed the plain way, reading the resource
-	 * again; with several writes, one that matches no row undoes the ones before it.
+	 * A finish whose copy's row changed since the act step read it (its versioned write
+	 * matches no row) writes nothing and is completed the plain way: the resource read
+	 * again inside the fenced transaction and the same transition applied to it. With a
+	 * declared completion update, one that matches no row undoes the resource's write
+	 * before it.
 	 */
 	@ParameterizedTest(name = "{0} write(s)")
 	@ValueSource(ints = { 1, 2 })
-	void aRenderedFinishWhoseWriteMatchesNoRowIsReadAgainAndLeavesNoPartOfItself(int writes) {
+	void aFinishWhoseWriteMatchesNoRowIsReadAgainAndLeavesNoPartOfItself(int writes) {
 		ClaimRequest request = request("changed-" + writes, "a");
-		Claim claim = this.engine.claim("engine_test", request, this::createResource);
+		UUID stock = stock(5);
+		AtomicInteger settlements = new AtomicInteger();
+		settledStock = (resource) -> new Object[] { (settlements.getAndIncrement() == 0) ? UUID.randomUUID() : stock };
+		ResourceTable<EngineTestResource> table = (writes == 1) ? this.inserting : this.settling;
+		Inserting operation = new Inserting(table);
+		Claim claim = this.engine.claim(operation, request);
 		Lease lease = ((Claim.Acquired) claim).lease();
+		EngineTestResource copy = (EngineTestResource) ((Claim.Acquired) claim).created();
 		UUID resourceId = lease.resourceId();
-		ResourceWrite first = new ResourceWrite("engine_test_resources", "finishes = finishes + ?", "id = ?",
-				List.of(100, resourceId));
-		ResourceWrite unmatched = move(resourceId, "MOVED ELSEWHERE", "RENDERED");
-		Rendered changed = new Rendered(json("copy"), (writes == 1) ? List.of(unmatched) : List.of(first, unmatched),
-				json("reread"));
+		if (writes == 1) {
+			// Changed since the act step read it.
+			this.jdbc.sql("UPDATE engine_test_resources SET version = version + 1 WHERE id = ?")
+				.param(resourceId)
+				.update();
+		}
+		Moving changed = new Moving("RENDERED");
 
-		Optional<StoredResponse> answer = this.engine.complete(lease, changed);
+		Optional<StoredResponse> answer = this.engine.complete(lease, table.finish(copy, changed));
 
 		assertThat(answer).contains(json("reread"));
-		assertThat(changed.finishes).hasValue(1);
-		assertThat(changed.written).hasValue(0);
+		assertThat(changed.applied).hasValue(2);
+		assertThat(changed.completed).hasValue(1);
 		assertThat(state(resourceId)).isEqualTo("REREAD");
-		assertThat(this.jdbc.sql("SELECT finishes FROM engine_test_resources WHERE id = ?")
-			.param(resourceId)
-			.query(Integer.class)
-			.single()).isZero();
+		// One write of the resource stayed: the undone one left no version behind.
+		assertThat(version(resourceId)).isEqualTo((writes == 1) ? 2 : 1);
+		assertThat(left(stock)).isEqualTo((writes == 1) ? 5 : 6);
 		assertThat(storedBody("changed-" + writes)).isEqualTo(json("reread").body());
 	}
 
-	private Creation<?, ?> createResource(UUID resourceId) {
+	private UUID createResource(UUID resourceId) {
 		this.jdbc.sql("INSERT INTO engine_test_resources (id, operation, state, finishes) VALUES (?, ?, 'CREATED', 0)")
 			.params(resourceId, "engine_test")
 			.update();
-		return new Creation.Created<>(resourceId);
-	}
-
-	private static ResourceWrite move(UUID resourceId, String from, String to) {
-		return new ResourceWrite("engine_test_resources", "state = ?", "id = ? AND state = ?",
-				List.of(to, resourceId, from));
+		return resourceId;
 	}
 
 	private String storedBody(String key) {
@@ -314,55 +345,44 @@ class IdempotencyEngineIntegrationTests {
 			.single();
 	}
 
+	private long version(UUID resourceId) {
+		return this.jdbc.sql("SELECT version FROM engine_test_resources WHERE id = ?")
+			.param(resourceId)
+			.query(Long.class)
+			.single();
+	}
+
 	private static StoredResponse json(String value) {
 		return new StoredResponse(201, Map.of("Content-Type", "application/json"), "{\"v\":\"" + value + "\"}");
 	}
 
 	/**
-	 * A rendered finish step that records what the engine asked of it; its plain way
-	 * marks the resource {@code REREAD} inside the completion transaction.
+	 * A transition that records what the engine asked of it: applied first to the act
+	 * step's copy ({@code to}, "copy"), then, if the engine reads the resource again, to
+	 * that ({@code REREAD}, "reread").
 	 */
-	private final class Rendered implements RenderedFinish {
+	private static final class Moving implements Transition<EngineTestResource> {
 
-		final AtomicInteger written = new AtomicInteger();
+		final AtomicInteger applied = new AtomicInteger();
 
-		final AtomicInteger finishes = new AtomicInteger();
+		final AtomicInteger completed = new AtomicInteger();
 
-		private final StoredResponse response;
+		private final String to;
 
-		private final List<ResourceWrite> writes;
-
-		private final StoredResponse reread;
-
-		Rendered(StoredResponse response, List<ResourceWrite> writes, StoredResponse reread) {
-			this.response = response;
-			this.writes = writes;
-			this.reread = reread;
+		Moving(String to) {
+			this.to = to;
 		}
 
 		@Override
-		public StoredResponse response() {
-			return this.response;
+		public StoredResponse apply(EngineTestResource resource) {
+			boolean first = this.applied.incrementAndGet() == 1;
+			resource.state = first ? this.to : "REREAD";
+			return json(first ? "copy" : "reread");
 		}
 
 		@Override
-		public List<ResourceWrite> writes(UUID resourceId) {
-			return this.writes;
-		}
-
-		@Override
-		public void written(StoredResponse stored) {
-			this.written.incrementAndGet();
-		}
-
-		@Override
-		public StoredResponse finish(UUID resourceId) {
-			this.finishes.incrementAndGet();
-			IdempotencyEngineIntegrationTests.this.jdbc
-				.sql("UPDATE engine_test_resources SET state = 'REREAD' WHERE id = ?")
-				.param(resourceId)
-				.update();
-			return this.reread;
+		public void completed(EngineTestResource resource, StoredResponse response) {
+			this.completed.incrementAndGet();
 		}
 
 	}
@@ -641,9 +661,9 @@ class IdempotencyEngineIntegrationTests {
 	}
 
 	/**
-	 * docs/design.md section 4, "The claim in one statement": an operation that offers an
-	 * insert, with every guard offering a condition, has a fresh key claimed and its
-	 * resource inserted by one statement; its create step never runs.
+	 * docs/design.md section 4, "The claim in one statement": an operation that declares
+	 * its resource, with every guard declaring a condition, has a fresh key claimed and
+	 * its resource inserted by one statement; no claim transaction runs.
 	 */
 	@Test
 	void aFreshKeyIsClaimedInOneStatementTogetherWithTheInsertedResource() {
@@ -657,8 +677,7 @@ class IdempotencyEngineIntegrationTests {
 				(completed) -> assertThat(completed.replayed()).isFalse());
 		assertThat(replay).isInstanceOfSatisfying(Execution.Completed.class,
 				(completed) -> assertThat(completed.replayed()).isTrue());
-		// The replay, read from the database, tried the statement first and inserted
-		// nothing.
+		// The replay read the record in the claim's statement, which inserted nothing.
 		assertThat(operation.inserts).hasValue(2);
 		assertThat(operation.insertedRows()).isOne();
 		assertThat(operation.creates).hasValue(0);
@@ -706,14 +725,16 @@ class IdempotencyEngineIntegrationTests {
 	}
 
 	/**
-	 * An operation that overrides authorize needs a claim transaction: its insert is
-	 * never asked for, and its create step runs there.
+	 * An operation with its own authorization needs a claim transaction: it is never
+	 * claimed in one statement, and its create step runs in the transaction.
 	 */
 	@Test
-	void anOperationWithItsOwnAuthorizeIsClaimedInATransactionEvenIfItOffersAnInsert() {
+	void anOperationWithItsOwnAuthorizationIsClaimedInATransactionEvenIfItDeclaresItsResource() {
 		Inserting operation = new Inserting() {
 			@Override
-			public void authorize() {
+			public Runnable authorization() {
+				return () -> {
+				};
 			}
 		};
 
@@ -753,9 +774,9 @@ class IdempotencyEngineIntegrationTests {
 	}
 
 	/**
-	 * docs/design.md section 4, "The claim in one statement": an insert made after a
+	 * docs/design.md section 4, "The claim in one statement": a resource declared after a
 	 * claim update is claimed in one statement; the update runs once, the resource is
-	 * inserted with what it returned and built from it, and the create step never runs.
+	 * inserted with what it returned and takes it, and no claim transaction runs.
 	 */
 	@Test
 	void aFreshKeyIsClaimedInOneStatementWithItsClaimUpdateAndTheResourceReadsWhatItReturned() {
@@ -779,7 +800,7 @@ class IdempotencyEngineIntegrationTests {
 	/**
 	 * A claim update that matches no row refuses the claim with the operation's reason:
 	 * the statement undoes itself, so neither record nor resource is written and the
-	 * update changes nothing; the create step never runs, and the key stays free.
+	 * update changes nothing; no claim transaction runs, and the key stays free.
 	 */
 	@Test
 	void aClaimUpdateThatMatchesNoRowRefusesTheClaimAndTheStatementLeavesNothing() {
@@ -802,7 +823,7 @@ class IdempotencyEngineIntegrationTests {
 	/**
 	 * A refusal that no longer holds when it is read (the row changed after the statement
 	 * undid itself: here the stock is given back meanwhile) answers {@code null}, and the
-	 * engine claims again in a transaction, whose create step takes from the stock: no
+	 * engine claims again in a transaction, whose claim update takes from the stock: no
 	 * refusal for a reason that is gone.
 	 */
 	@Test
@@ -810,7 +831,7 @@ class IdempotencyEngineIntegrationTests {
 		UUID stock = stock(0);
 		Reserving operation = new Reserving(stock) {
 			@Override
-			@Nullable Object refusal() {
+			public @Nullable String refusal() {
 				IdempotencyEngineIntegrationTests.this.jdbc
 					.sql("UPDATE engine_test_stock SET left_over = 1 WHERE id = ?")
 					.param(stock)
@@ -830,7 +851,7 @@ class IdempotencyEngineIntegrationTests {
 
 	/**
 	 * A claim update whose precheck is not true inserts nothing in the one statement (no
-	 * undo), and the claim is made in a transaction, whose create step refuses: the same
+	 * undo), and the claim is made in a transaction, whose claim update refuses: the same
 	 * refusal, nothing stored.
 	 */
 	@Test
@@ -954,7 +975,7 @@ class IdempotencyEngineIntegrationTests {
 	 * Runs each request on its own thread, all released together, and returns their
 	 * outcomes in order.
 	 */
-	private List<Execution<String>> executeTogether(IdempotentOperation<UUID, String> operation,
+	private List<Execution<String>> executeTogether(IdempotentOperation<?, String> operation,
 			List<ClaimRequest> requests) throws Exception {
 		CountDownLatch start = new CountDownLatch(1);
 		ExecutorService pool = Executors.newFixedThreadPool(requests.size());
@@ -996,8 +1017,8 @@ class IdempotencyEngineIntegrationTests {
 	}
 
 	/**
-	 * An operation whose claim step takes one from a stock row (or from every row of the
-	 * given ids) and inserts its resource with what is left; refused "sold out" when
+	 * An operation whose claim update takes one from a stock row (or from every row of
+	 * the given ids) and inserts its resource with what is left; refused "sold out" when
 	 * nothing is left.
 	 */
 	private class Reserving extends Inserting {
@@ -1010,59 +1031,42 @@ class IdempotencyEngineIntegrationTests {
 		boolean prechecked;
 
 		Reserving(UUID... stocks) {
+			super(null);
 			this.stocks = stocks;
 		}
 
+		@Override
+		public ResourceTable<EngineTestResource> resource() {
+			return this.prechecked ? IdempotencyEngineIntegrationTests.this.reservingPrechecked
+					: IdempotencyEngineIntegrationTests.this.reserving;
+		}
+
 		/** Why the claim update matched no row; {@code null} if that no longer holds. */
-		@Nullable Object refusal() {
+		@Override
+		public @Nullable String refusal() {
 			return "sold out";
 		}
 
 		@Override
-		public Optional<ResourceInsert<UUID>> insert(UUID resourceId) {
-			this.inserts.incrementAndGet();
-			this.ids.add(resourceId);
-			ClaimUpdate take = this.prechecked ? new ClaimUpdate("engine_test_stock", "left_over = left_over - 1", null,
-					"id = ANY (?) AND left_over > 0", List.of("left_over"), List.<Object>of((Object) this.stocks),
-					this::refusal, "EXISTS (SELECT 1 FROM engine_test_stock WHERE id = ANY (?) AND left_over > 0)",
-					List.<Object>of((Object) this.stocks))
-					: new ClaimUpdate("engine_test_stock", "left_over = left_over - 1", null,
-							"id = ANY (?) AND left_over > 0", List.of("left_over"),
-							List.<Object>of((Object) this.stocks), this::refusal);
-			return Optional.of(ResourceInsert.after(take, (returned) -> {
-				this.built.add(((Number) returned.get("left_over")).intValue());
-				return resourceId;
-			}, "engine_test_resources", List.of("id", "operation", "state", "finishes"),
-					List.of(resourceId, "engine_test_inserting", "CREATED", ResourceInsert.returned("left_over"))));
+		public Object[] claimArguments(EngineTestResource resource) {
+			return this.prechecked ? new Object[] { this.stocks, this.stocks } : new Object[] { this.stocks };
 		}
 
-		/** The same claim step in a claim transaction. */
 		@Override
-		public Creation<UUID, String> create(UUID resourceId) {
-			this.creates.incrementAndGet();
-			List<Integer> left = IdempotencyEngineIntegrationTests.this.jdbc
-				.sql("UPDATE engine_test_stock SET left_over = left_over - 1 WHERE id = ANY (?) AND left_over > 0 "
-						+ "RETURNING left_over")
-				.param(this.stocks)
-				.query(Integer.class)
-				.list();
-			if (left.size() != 1) {
-				return new Creation.Refused<>("sold out");
-			}
-			IdempotencyEngineIntegrationTests.this.jdbc
-				.sql("INSERT INTO engine_test_resources (id, operation, state, finishes) VALUES (?, ?, 'CREATED', ?)")
-				.params(resourceId, "engine_test_inserting", left.get(0))
-				.update();
-			return new Creation.Created<>(resourceId);
+		public Action<String> act(EngineTestResource resource) {
+			this.built.add(resource.finishes);
+			return super.act(resource);
 		}
 
 	}
 
 	/**
-	 * An operation offering its claim step as one insert; every other step as simple as
-	 * {@link TestOperation}'s. Its resources are tagged {@code engine_test_inserting}.
+	 * An operation that declares its resource, a row of {@code engine_test_resources}
+	 * tagged {@code engine_test_inserting}, which the engine inserts, reloads and writes;
+	 * its act step finishes it. It counts its claims by the way they were made: in one
+	 * statement ({@link #inserts}) or in a claim transaction ({@link #creates}).
 	 */
-	private class Inserting implements IdempotentOperation<UUID, String> {
+	private class Inserting implements IdempotentOperation<EngineTestResource, String> {
 
 		final AtomicInteger inserts = new AtomicInteger();
 
@@ -1072,7 +1076,17 @@ class IdempotencyEngineIntegrationTests {
 
 		final List<UUID> ids = new CopyOnWriteArrayList<>();
 
-		/** How many of the resources this operation offered to insert exist. */
+		private final @Nullable ResourceTable<EngineTestResource> table;
+
+		Inserting() {
+			this(IdempotencyEngineIntegrationTests.this.inserting);
+		}
+
+		Inserting(@Nullable ResourceTable<EngineTestResource> table) {
+			this.table = table;
+		}
+
+		/** How many of the resources this operation created exist. */
 		long insertedRows() {
 			return IdempotencyEngineIntegrationTests.this.jdbc
 				.sql("SELECT count(*) FROM engine_test_resources WHERE id = ANY (?)")
@@ -1087,39 +1101,30 @@ class IdempotencyEngineIntegrationTests {
 		}
 
 		@Override
-		public Optional<ResourceInsert<UUID>> insert(UUID resourceId) {
-			this.inserts.incrementAndGet();
+		public @Nullable ResourceTable<EngineTestResource> resource() {
+			return this.table;
+		}
+
+		@Override
+		public EngineTestResource create(UUID resourceId) {
+			if (TransactionSynchronizationManager.isActualTransactionActive()) {
+				this.creates.incrementAndGet();
+			}
+			else {
+				this.inserts.incrementAndGet();
+			}
 			this.ids.add(resourceId);
-			return Optional.of(new ResourceInsert<>(resourceId, "engine_test_resources",
-					List.of("id", "operation", "state", "finishes"),
-					List.of(resourceId, "engine_test_inserting", "CREATED", 0)));
+			return new EngineTestResource(resourceId, "engine_test_inserting");
 		}
 
 		@Override
-		public Creation<UUID, String> create(UUID resourceId) {
-			this.creates.incrementAndGet();
-			IdempotencyEngineIntegrationTests.this.jdbc
-				.sql("INSERT INTO engine_test_resources (id, operation, state, finishes) VALUES (?, ?, 'CREATED', 0)")
-				.params(resourceId, "engine_test_inserting")
-				.update();
-			return new Creation.Created<>(resourceId);
-		}
-
-		@Override
-		public UUID load(UUID resourceId) {
-			return resourceId;
-		}
-
-		@Override
-		public Action<String> act(UUID resourceId) {
+		public Action<String> act(EngineTestResource resource) {
 			this.acts.incrementAndGet();
-			return new Action.Finish<>((id) -> {
-				IdempotencyEngineIntegrationTests.this.jdbc
-					.sql("UPDATE engine_test_resources SET state = 'FINISHED' WHERE id = ?")
-					.param(id)
-					.update();
-				return new StoredResponse(201, Map.of("Content-Type", "application/json"), "{\"id\":\"" + id + "\"}");
-			});
+			return new Action.Finish<>(Objects.requireNonNull(resource()).finish(resource, (moved) -> {
+				moved.state = "FINISHED";
+				return new StoredResponse(201, Map.of("Content-Type", "application/json"),
+						"{\"id\":\"" + moved.id + "\"}");
+			}));
 		}
 
 	}
@@ -1127,7 +1132,8 @@ class IdempotencyEngineIntegrationTests {
 	/**
 	 * A guard that refuses every scope named {@code guarded-...}, and nothing else; in a
 	 * claim transaction by its check, in a claim in one statement by its condition (which
-	 * also refuses a statement that does not run at READ COMMITTED).
+	 * also refuses a statement that does not run at READ COMMITTED); and the declarations
+	 * of the test operations' resources.
 	 */
 	@TestConfiguration(proxyBeanMethods = false)
 	static class Guarded {
@@ -1144,15 +1150,48 @@ class IdempotencyEngineIntegrationTests {
 				}
 
 				@Override
-				public Optional<ClaimCondition> condition(IdempotencyScope scope, String operation) {
-					return Optional.of(new ClaimCondition(
-							"? NOT LIKE 'guarded-%' AND current_setting('transaction_isolation') = 'read committed'",
-							List.of(scope.value()), () -> {
-								throw new IllegalStateException("refused by the guard's condition");
-							}));
+				public String condition() {
+					return "? NOT LIKE 'guarded-%' AND current_setting('transaction_isolation') = 'read committed'";
+				}
+
+				@Override
+				public Object[] arguments(IdempotencyScope scope, String operation) {
+					return new Object[] { scope.value() };
+				}
+
+				@Override
+				public void refuse() {
+					throw new IllegalStateException("refused by the guard's condition");
 				}
 
 			};
+		}
+
+		@Bean
+		ResourceTable<EngineTestResource> inserting() {
+			return ResourceTable.of(EngineTestResource.class);
+		}
+
+		@Bean
+		ResourceTable<EngineTestResource> reserving() {
+			return ResourceTable.of(EngineTestResource.class)
+				.claimUpdate("engine_test_stock", "left_over = left_over - 1", null, "id = ANY (?) AND left_over > 0",
+						Map.of("finishes", "left_over"), null);
+		}
+
+		@Bean
+		ResourceTable<EngineTestResource> reservingPrechecked() {
+			return ResourceTable.of(EngineTestResource.class)
+				.claimUpdate("engine_test_stock", "left_over = left_over - 1", null, "id = ANY (?) AND left_over > 0",
+						Map.of("finishes", "left_over"),
+						"EXISTS (SELECT 1 FROM engine_test_stock WHERE id = ANY (?) AND left_over > 0)");
+		}
+
+		@Bean
+		ResourceTable<EngineTestResource> settling() {
+			return ResourceTable.of(EngineTestResource.class)
+				.completionUpdate("engine_test_stock", "left_over = left_over + 1", "id = ?",
+						(resource) -> settledStock.apply(resource));
 		}
 
 	}
@@ -1175,7 +1214,7 @@ class IdempotencyEngineIntegrationTests {
 			List<String> levels = new CopyOnWriteArrayList<>();
 			Claim claim = this.engine.claim("engine_test", request("levels", "a"), (resourceId) -> {
 				levels.add(transactionIsolation());
-				return new Creation.Created<>(resourceId);
+				return resourceId;
 			});
 			assertThat(claim).isInstanceOf(Claim.Acquired.class);
 			Optional<StoredResponse> stored = this.engine.complete(((Claim.Acquired) claim).lease(), (resourceId) -> {

@@ -79,7 +79,7 @@ class RetentionIntegrationTests {
 		Reply live = this.api.pay("new-" + run, body("order-new-" + run, 200));
 		ClaimRequest inProgress = new ClaimRequest(new IdempotencyScope("retention-" + run.substring(0, 8)),
 				new IdempotencyKey("held-" + run), RequestFingerprint.of("POST", "/test", Map.of()));
-		Claim held = this.idempotency.claim("retention_test", inProgress, Creation.Created::new);
+		Claim held = this.idempotency.claim("retention_test", inProgress, (resourceId) -> resourceId);
 		double deletedBefore = deletedCounter();
 
 		long deleted = this.cleanup.deleteExpired();

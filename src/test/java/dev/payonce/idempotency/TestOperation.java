@@ -8,6 +8,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
@@ -101,14 +103,16 @@ final class TestOperation implements IdempotentOperation<UUID, String> {
 	}
 
 	@Override
-	public void authorize() {
-		if (this.unauthorized) {
-			throw new IllegalStateException("refused by the request's own check");
-		}
+	public Runnable authorization() {
+		return () -> {
+			if (this.unauthorized) {
+				throw new IllegalStateException("refused by the request's own check");
+			}
+		};
 	}
 
 	@Override
-	public Creation<UUID, String> create(UUID resourceId) {
+	public @Nullable UUID create(UUID resourceId) {
 		this.creates.incrementAndGet();
 		this.jdbc.sql("INSERT INTO engine_test_resources (id, operation, state, finishes) VALUES (?, ?, 'CREATED', 0)")
 			.params(resourceId, this.name)
@@ -117,7 +121,12 @@ final class TestOperation implements IdempotentOperation<UUID, String> {
 		this.afterCreate = () -> {
 		};
 		pause.run();
-		return this.refuse ? new Creation.Refused<>("refused by the test") : new Creation.Created<>(resourceId);
+		return this.refuse ? null : resourceId;
+	}
+
+	@Override
+	public String refusal() {
+		return "refused by the test";
 	}
 
 	@Override

@@ -1,8 +1,5 @@
 package dev.payonce.client.security;
 
-import java.util.List;
-import java.util.Optional;
-
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.security.core.Authentication;
@@ -13,14 +10,13 @@ import dev.payonce.client.ClientAdministration;
 import dev.payonce.client.ClientId;
 import dev.payonce.client.CurrentClient;
 import dev.payonce.client.RevokedCredentials;
-import dev.payonce.idempotency.ClaimCondition;
 import dev.payonce.idempotency.ClaimGuard;
 import dev.payonce.idempotency.IdempotencyScope;
 
 /**
- * Authorisation at the point of effect (issue 15, item 1): inside every claim (its
- * transaction, or its one statement) of a request authenticated by an API key, the key
- * and its client are checked again ({@link CurrentClient#confirmAuthorized()}, or the
+ * Authorisation at the point of effect (docs/design.md section 4): inside every claim
+ * (its transaction, or its one statement) of a request authenticated by an API key, the
+ * key and its client are checked again ({@link CurrentClient#confirmAuthorized()}, or the
  * same function in the claim's statement), holding the client's row until the claim
  * commits. A key rotated or a client disabled after the headers were authenticated, while
  * the body was still arriving, refuses the claim with {@code 401}: nothing is claimed,
@@ -45,24 +41,36 @@ class ClientStillAuthorized implements ClaimGuard {
 	/**
 	 * The same check for a claim in one statement: the function
 	 * {@code client_still_authorized} evaluated in the claim's statement, holding the
-	 * client's row until it commits; {@code 401} ({@link RevokedCredentials}) if it is
-	 * not true.
+	 * client's row until it commits (docs/design.md section 4, "The claim in one
+	 * statement").
 	 */
 	@Override
-	public Optional<ClaimCondition> condition(IdempotencyScope scope, String operation) {
+	public String condition() {
+		return ClientAdministration.AUTHORIZATION_CHECK;
+	}
+
+	/**
+	 * The client and the digest of the key it authenticated with; nothing to check for a
+	 * request not authenticated by an API key.
+	 */
+	@Override
+	public Object @Nullable [] arguments(IdempotencyScope scope, String operation) {
 		Authentication caller = SecurityContextHolder.getContext().getAuthentication();
 		String keyDigest = keyDigest(caller);
 		if (keyDigest == null) {
-			return Optional.of(ClaimCondition.none());
+			return null;
 		}
 		if (!(caller.getPrincipal() instanceof ClientId clientId)) {
-			// Not a client's key: let check() fail as it does in a claim transaction.
-			return Optional.empty();
+			// A key digest comes only with a client's key: refused as a revoked one.
+			throw new RevokedCredentials();
 		}
-		return Optional.of(new ClaimCondition(ClientAdministration.AUTHORIZATION_CHECK,
-				List.of(clientId.value(), keyDigest), () -> {
-					throw new RevokedCredentials();
-				}));
+		return new Object[] { clientId.value(), keyDigest };
+	}
+
+	/** {@code 401} ({@link RevokedCredentials}), as {@link #check} answers. */
+	@Override
+	public void refuse() {
+		throw new RevokedCredentials();
 	}
 
 	/** Only a request authenticated by an API key has a key to check again. */
