@@ -115,7 +115,8 @@ ensure_history_checker() {
   source "$ROOT/scripts/find-jdk.sh" > /dev/null
   if [ ! -f "$HISTORY_CLASSES/dev/payonce/history/HistoryFiles.class" ]; then
     log "No history checker in target/test-classes: compiling the tests (./mvnw -q test-compile)"
-    (cd "$ROOT" && MAVEN_ARGS="--batch-mode --no-transfer-progress" ./mvnw -q test-compile >&2) ||
+    # The build's own files keep the usual modes (this file sets umask 077 for its secrets).
+    (umask 022 && cd "$ROOT" && MAVEN_ARGS="--batch-mode --no-transfer-progress" ./mvnw -q test-compile >&2) ||
       die "./mvnw test-compile failed: the cluster's histories cannot be checked"
   fi
 }
