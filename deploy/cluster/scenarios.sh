@@ -2,7 +2,9 @@
 # Each starts a fresh cluster of its own in .payonce/cluster-check (PAYONCE_CLUSTER_CHECK_DIR)
 # on the same ports as `cluster.sh start` (stop that one first), drives it through HAProxy
 # with curl (--parallel) or wrk, checks the database, stops everything it started (also when
-# it fails), and exits 0 only if its verdict is PASS.
+# it fails), and exits 0 only if its verdict is PASS. The storm and the rolling restart also
+# record every exchange as a history and check it with the JUnit soaks' history checker
+# (dev.payonce.history.HistoryFiles, run from target/test-classes on the JDK alone).
 #
 #   storm            256 connections, same-key bursts spread over the three instances, one
 #                    instance SIGKILLed halfway: exactly one charge per key
@@ -48,33 +50,115 @@ scenario_cleanup() {
   exit "$status"
 }
 
-# curl_config KEYS_FILE: a curl config with one POST /payments per line of KEYS_FILE (the
-# idempotency key, also the order id). The key rides in the URL's fragment, which curl never
-# sends, so that --write-out can name it: each answer is "status key location content-type"
-# ("-" for none; a problem+json answer is Payonce's, text/html is HAProxy's own).
+# curl_config KEYS_FILE BODIES: a curl config with one POST /payments per line of KEYS_FILE
+# (the idempotency key, also the order id), each answer's body written to BODIES/<line>. The
+# key rides in the URL's fragment, which curl never sends, so that --write-out can name it:
+# each answer is "status<tab>url<tab>location<tab>content-type<tab>body file<tab>curl's exit
+# code" (a problem+json answer is Payonce's, text/html is HAProxy's own).
 curl_config() {
-  awk -v url="$PROXY_URL/payments" -v auth="Authorization: Bearer $PAYONCE_CLUSTER_API_KEY" '
+  awk -v url="$PROXY_URL/payments" -v auth="Authorization: Bearer $PAYONCE_CLUSTER_API_KEY" -v bodies="$2" '
     NR > 1 { print "next" }
     {
       printf "url = \"%s#%s\"\n", url, $1
       print "silent"
-      print "output = \"/dev/null\""
+      printf "output = \"%s/%d\"\n", bodies, NR
       printf "header = \"%s\"\n", auth
       print "header = \"Content-Type: application/json\""
       printf "header = \"Idempotency-Key: %s\"\n", $1
       printf "data-raw = \"{\\\"orderId\\\": \\\"%s\\\", \\\"amount\\\": 1200, \\\"currency\\\": \\\"ILS\\\"}\"\n", $1
       print "max-time = 30"
-      print "write-out = \"%{http_code}\\t%{url}\\t%header{location}\\t%{content_type}\\n\""
+      print "write-out = \"%{http_code}\\t%{url}\\t%header{location}\\t%{content_type}\\t%{filename_effective}\\t%{exitcode}\\n\""
     }' "$1"
 }
 
 # send KEYS_FILE PARALLEL OUT: one request per line of KEYS_FILE, PARALLEL at once over
-# their own connections, answers appended to OUT as "status key location content-type".
+# their own connections, answers appended to OUT as "status key location content-type" ("-"
+# for none) as they come, and, when HISTORY names a file, to HISTORY as history lines.
 send() {
-  curl_config "$1" > "$1.curl"
-  curl --parallel --parallel-immediate --parallel-max "$2" -K "$1.curl" 2> /dev/null |
+  local bodies="$1.bodies"
+  rm -rf "$bodies"
+  mkdir -p "$bodies"
+  curl_config "$1" "$bodies" > "$1.curl"
+  curl --parallel --parallel-immediate --parallel-max "$2" -K "$1.curl" 2> /dev/null | tee "$bodies.answers" |
     awk -F'\t' '{ sub(/^[^#]*#/, "", $2); ct = $4; gsub(/ /, "", ct);
                    print $1, $2, ($3 == "" ? "-" : $3), (ct == "" ? "-" : ct) }' >> "$3" || true
+  if [ -n "${HISTORY:-}" ]; then
+    history_lines "$bodies" >> "$HISTORY"
+  fi
+  rm -rf "$bodies" "$bodies.answers"
+}
+
+# history_lines BODIES: the answers of one send (BODIES.answers, in the order they completed)
+# in HistoryFiles' format, "key status body-sha256 type": an exchange curl did not complete
+# (no answer, a timeout, a reset mid-body) is "status 0, digest -"; the type is Payonce's rule
+# for its answers (Operation.Type.of, which HistoryFiles holds each line to): 201 ok, 402 fail
+# (a stored refusal), anything else info.
+history_lines() {
+  find "$1" -type f -exec sha256sum {} + > "$1.sums"
+  awk -F'\t' '
+    FILENAME == ARGV[1] { digest[substr($0, 67)] = substr($0, 1, 64); next }
+    {
+      key = $2; sub(/^[^#]*#/, "", key)
+      status = ($6 == 0) ? $1 + 0 : 0
+      # A complete answer with an empty body leaves no file: the digest of no bytes.
+      d = (status == 0) ? "-" : ($5 in digest) ? digest[$5] : "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+      print key, status, d, (status == 201) ? "ok" : (status == 402) ? "fail" : "info"
+    }' "$1.sums" "$1.answers"
+  rm -f "$1.sums"
+}
+
+# The history checker: the JUnit soaks' HistoryChecker, read from the test classes that
+# `./mvnw verify` (.ci/run) compiled; it needs only the JDK.
+HISTORY_CLASSES="$ROOT/target/test-classes"
+
+ensure_history_checker() {
+  source "$ROOT/scripts/find-jdk.sh" > /dev/null
+  if [ ! -f "$HISTORY_CLASSES/dev/payonce/history/HistoryFiles.class" ]; then
+    log "No history checker in target/test-classes: compiling the tests (./mvnw -q test-compile)"
+    # The build's own files keep the usual modes (this file sets umask 077 for its secrets).
+    (umask 022 && cd "$ROOT" && MAVEN_ARGS="--batch-mode --no-transfer-progress" ./mvnw -q test-compile >&2) ||
+      die "./mvnw test-compile failed: the cluster's histories cannot be checked"
+  fi
+}
+
+history_files() { "$JAVA_HOME/bin/java" -cp "$HISTORY_CLASSES" dev.payonce.history.HistoryFiles "$@"; }
+
+# The histories this scenario checked, for its verdict line; HISTORY_LAST: the last one's
+# "N operations, M anomalies" (or why it was not checked).
+HISTORY_OPERATIONS=0
+HISTORY_ANOMALIES=0
+HISTORY_UNCHECKED=0
+HISTORY_LAST=""
+
+# check_history NAME PREFIX: dumps the end state of the keys PREFIX-* (their idempotency
+# records, the simulated provider's ledger) with psql, runs HistoryFiles on HISTORY and that
+# file, and prints its line ("History NAME: N operations {...} over K keys, M anomalies
+# [...]"). Returns non-zero on any anomaly or when the history could not be checked.
+check_history() {
+  local end="$HISTORY.end-state" line="" status=0 operations anomalies
+  if history_files queries | cluster_psql -qAt -F $'\t' -v ON_ERROR_STOP=1 -v keys="$2-%" > "$end"; then
+    line=$(history_files check "$1" "$HISTORY" "$end") || status=$?
+  else
+    status=psql
+  fi
+  operations=$(echo "$line" | sed -n 's/^History [^:]*: \([0-9]*\) operations .*/\1/p')
+  anomalies=$(echo "$line" | sed -n 's/^History [^:]*: .* keys, \([0-9]*\) anomalies.*/\1/p')
+  if [ -z "$operations" ] || [ -z "$anomalies" ]; then
+    HISTORY_UNCHECKED=$((HISTORY_UNCHECKED + 1))
+    HISTORY_LAST="not checked (status $status; files in $WORK)"
+    echo "History $1: $HISTORY_LAST"
+    return 1
+  fi
+  echo "$line"
+  HISTORY_OPERATIONS=$((HISTORY_OPERATIONS + operations))
+  HISTORY_ANOMALIES=$((HISTORY_ANOMALIES + anomalies))
+  HISTORY_LAST="$operations operations, $anomalies anomalies"
+  [ "$status" = 0 ]
+}
+
+# history_verdict: the histories' figures for a VERDICT line.
+history_verdict() {
+  echo "histories: $HISTORY_OPERATIONS operations, $HISTORY_ANOMALIES anomalies$([ "$HISTORY_UNCHECKED" = 0 ] || echo ", $HISTORY_UNCHECKED not checked")"
 }
 
 # resolve KEYS_FILE OUT SECONDS: retries every key of KEYS_FILE with the same key and the
@@ -157,7 +241,8 @@ verdict_ok() {
 storm_run() {
   local prefix="$1" keys="$2" dups="$3" kill_n="$4"
   local requests="$WORK/$prefix.requests" out="$WORK/$prefix.out" keyfile="$WORK/$prefix.keys"
-  local wave=$((256 / dups))
+  local wave=$((256 / dups)) HISTORY="$WORK/$prefix.history"
+  : > "$HISTORY"
   {
     for _ in $(seq 1 256); do echo "$prefix-single"; done
     for ((first = 0; first < keys; first += wave)); do
@@ -196,8 +281,10 @@ storm_run() {
   mismatches=$(replay_mismatches "$out")
   errors=$(awk '$1 >= 500 && $1 != 502 && $1 != 503 { n++ } END { print n + 0 }' "$out")
   figures=$(verify_keys "$keyfile")
-  echo "storm $prefix: requests=$total answers: $storm_statuses| retries to resolve: $(wc -l < "$resolve_out") ($(statuses "$resolve_out")) unresolved=$left replay-mismatches=$mismatches 5xx-other-than-502/503=$errors | $figures"
-  [ "$left" = 0 ] && [ "$mismatches" = 0 ] && [ "$errors" = 0 ] && verdict_ok "$figures"
+  local history_ok=0
+  check_history "storm $prefix" "$prefix" || history_ok=1
+  echo "storm $prefix: requests=$total answers: $storm_statuses| retries to resolve: $(wc -l < "$resolve_out") ($(statuses "$resolve_out")) unresolved=$left replay-mismatches=$mismatches 5xx-other-than-502/503=$errors | $figures | history: $HISTORY_LAST"
+  [ "$left" = 0 ] && [ "$mismatches" = 0 ] && [ "$errors" = 0 ] && verdict_ok "$figures" && [ "$history_ok" = 0 ]
 }
 
 # load_loop PREFIX OUT STOPFILE: steady load until STOPFILE exists: batches of 64 new keys,
@@ -221,7 +308,8 @@ load_loop() {
 rolling_run() {
   local prefix="$1"
   shift
-  local out="$WORK/$prefix.out" stop="$WORK/$prefix.stop"
+  local out="$WORK/$prefix.out" stop="$WORK/$prefix.stop" HISTORY="$WORK/$prefix.history"
+  : > "$HISTORY"
   : > "$out"
   : > "$out.keys"
   rm -f "$stop"
@@ -258,31 +346,36 @@ rolling_run() {
   : > "$resolve_out"
   left=$(resolve "$WORK/$prefix.retry" "$resolve_out" 90)
   figures=$(verify_keys "$out.keys")
-  echo "rolling-restart $prefix (instances $*): requests=$total in ${seconds}s answers: $answers| failed (not 201/503)=$failed keys retried=$retried (retries: $(statuses "$resolve_out")) unresolved=$left | $figures"
-  [ "$failed" = 0 ] && [ "$left" = 0 ] && verdict_ok "$figures"
+  local history_ok=0
+  check_history "rolling-restart $prefix" "$prefix" || history_ok=1
+  echo "rolling-restart $prefix (instances $*): requests=$total in ${seconds}s answers: $answers| failed (not 201/503)=$failed keys retried=$retried (retries: $(statuses "$resolve_out")) unresolved=$left | $figures | history: $HISTORY_LAST"
+  [ "$failed" = 0 ] && [ "$left" = 0 ] && verdict_ok "$figures" && [ "$history_ok" = 0 ]
 }
 
-report() { # report NAME OK: prints the verdict line, returns OK's status
+report() { # report NAME OK [DETAIL]: prints the verdict line, returns OK's status
+  local detail="${3:+ ($3)}"
   if [ "$2" = 0 ]; then
-    echo "VERDICT $1: PASS"
+    echo "VERDICT $1: PASS$detail"
   else
-    echo "VERDICT $1: FAIL"
+    echo "VERDICT $1: FAIL$detail"
   fi
   return "$2"
 }
 
 scenario_storm() {
+  ensure_history_checker
   scenario_cluster_up "$SCENARIO_LATENCY"
   local ok=0
   storm_run storm "${STORM_KEYS:-960}" "${STORM_DUPLICATES:-8}" 2 || ok=1
-  report storm "$ok"
+  report storm "$ok" "$(history_verdict)"
 }
 
 scenario_rolling_restart() {
+  ensure_history_checker
   scenario_cluster_up "$SCENARIO_LATENCY"
   local ok=0
   rolling_run rolling 1 2 3 || ok=1
-  report rolling-restart "$ok"
+  report rolling-restart "$ok" "$(history_verdict)"
 }
 
 # wrk_run LABEL SECONDS: POST /payments with a new key each, through HAProxy.
@@ -323,6 +416,7 @@ scenario_throughput() {
 scenario_ci() {
   local started=$SECONDS ok=0
   export PAYONCE_CLUSTER_JAVA_OPTS="${PAYONCE_CLUSTER_JAVA_OPTS:--Xmx384m -XX:TieredStopAtLevel=1}"
+  ensure_history_checker
   scenario_cluster_up "$SCENARIO_LATENCY"
   log "Cluster up in $((SECONDS - started))s"
   storm_run ci-storm "${STORM_KEYS:-192}" "${STORM_DUPLICATES:-8}" 2 || ok=1
@@ -331,5 +425,5 @@ scenario_ci() {
   start_instance 2
   rolling_run ci-rolling 1 || ok=1
   log "ci: $((SECONDS - started))s in all"
-  report ci "$ok"
+  report ci "$ok" "$(history_verdict)"
 }

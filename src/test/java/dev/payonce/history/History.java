@@ -65,10 +65,20 @@ public final class History {
 		invoke(key).info(status);
 	}
 
-	private void add(String key, Operation.Type type, int status, @Nullable String digest) {
+	/**
+	 * Records a completed operation whose answer is known only by its body's digest: a
+	 * history read back from a file ({@link HistoryFiles}), in the order it completed.
+	 * @param key the idempotency key
+	 * @param type what the client learned
+	 * @param status the HTTP status, or 0 when no answer came
+	 * @param bodyDigest SHA-256 (hex) of the answer's body; {@code null} only for an
+	 * unknown outcome
+	 * @throws IllegalArgumentException if the operation is malformed ({@link Operation})
+	 */
+	public void add(String key, Operation.Type type, int status, @Nullable String bodyDigest) {
 		// The index is taken and the operation queued in one step per thread; the
 		// checker sorts by index, so the queue's order does not matter.
-		this.operations.add(new Operation(this.completed.getAndIncrement(), key, type, status, digest));
+		this.operations.add(new Operation(this.completed.getAndIncrement(), key, type, status, bodyDigest));
 	}
 
 	/**
@@ -104,18 +114,16 @@ public final class History {
 		}
 
 		/**
-		 * Completes with an HTTP answer of Payonce's payments and refunds, by its status:
-		 * {@code 201} a success, {@code 402} a definite refusal (a stored decline or
-		 * failure, docs/design.md section 2), anything else unknown ({@code 409} in
-		 * progress, {@code 503}, a refusal stored under no key).
+		 * Completes with an HTTP answer of Payonce's payments and refunds, by its status
+		 * ({@link Operation.Type#of}).
 		 * @param status the HTTP status
 		 * @param body the answer's body (only its digest is kept)
 		 */
 		public void answered(int status, String body) {
-			switch (status) {
-				case 201 -> ok(status, body);
-				case 402 -> fail(status, body);
-				default -> info(status);
+			switch (Operation.Type.of(status)) {
+				case OK -> ok(status, body);
+				case FAIL -> fail(status, body);
+				case INFO -> info(status);
 			}
 		}
 

@@ -1,5 +1,6 @@
 package dev.payonce.history;
 
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,6 +62,19 @@ public final class HistoryChecker {
 	 * @return the anomalies; empty if the history is sound
 	 */
 	public static List<Anomaly> report(String soak, History history, Map<String, KeyOutcome> ends) {
+		return report(soak, history, ends, System.out);
+	}
+
+	/**
+	 * Checks a soak's history as {@link #check} does and prints its closing line to
+	 * {@code out}.
+	 * @param soak the soak's name, for the line
+	 * @param history the operations the clients saw
+	 * @param ends what the ledger and the database hold for each key at the end
+	 * @param out where the line goes
+	 * @return the anomalies; empty if the history is sound
+	 */
+	public static List<Anomaly> report(String soak, History history, Map<String, KeyOutcome> ends, PrintStream out) {
 		List<Anomaly> anomalies = check(history, ends);
 		Map<Operation.Type, Long> types = new java.util.EnumMap<>(Operation.Type.class);
 		Set<String> keys = new TreeSet<>(ends.keySet());
@@ -68,7 +82,7 @@ public final class HistoryChecker {
 			types.merge(operation.type(), 1L, Long::sum);
 			keys.add(operation.key());
 		});
-		System.out.printf("History %s: %d operations %s over %d keys, %d anomalies%s%n", soak, history.size(), types,
+		out.printf("History %s: %d operations %s over %d keys, %d anomalies%s%n", soak, history.size(), types,
 				keys.size(), anomalies.size(), anomalies.isEmpty() ? "" : " " + anomalies);
 		return anomalies;
 	}

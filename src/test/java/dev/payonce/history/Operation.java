@@ -75,7 +75,24 @@ public record Operation(long index, String key, Type type, int status, @Nullable
 		 * with the key may still succeed): the request did nothing, but the key's outcome
 		 * is not settled by it.
 		 */
-		INFO
+		INFO;
+
+		/**
+		 * What an HTTP answer of Payonce's payments and refunds tells its client, by its
+		 * status: {@code 201} a success, {@code 402} a definite refusal (a stored decline
+		 * or failure, docs/design.md section 2), anything else unknown ({@code 409} in
+		 * progress, {@code 503}, a refusal stored under no key, {@code 0} for no answer).
+		 * Every soak classifies its answers by this rule, in the JVM or from a file.
+		 * @param status the HTTP status, or 0 when no answer came
+		 * @return the type of the operation
+		 */
+		public static Type of(int status) {
+			return switch (status) {
+				case 201 -> OK;
+				case 402 -> FAIL;
+				default -> INFO;
+			};
+		}
 
 	}
 
