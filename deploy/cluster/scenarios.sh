@@ -121,7 +121,7 @@ ensure_history_checker() {
   fi
 }
 
-history_files() { "$JAVA_HOME/bin/java" -cp "$HISTORY_CLASSES" dev.payonce.history.HistoryFiles "$@"; }
+history_files() { "$JAVA_HOME/bin/java" -cp "$HISTORY_CLASSES" "$CLUSTER_SCRIPT_DIR/HistoryCheck.java" "$@"; }
 
 # The histories this scenario checked, for its verdict line; HISTORY_LAST: the last one's
 # "N operations, M anomalies" (or why it was not checked).

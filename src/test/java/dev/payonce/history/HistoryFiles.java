@@ -56,14 +56,6 @@ public final class HistoryFiles {
 	}
 
 	/**
-	 * Runs one command and exits with its status.
-	 * @param args the command and its arguments
-	 */
-	public static void main(String[] args) {
-		System.exit(run(args, System.out, System.err));
-	}
-
-	/**
 	 * Runs one command.
 	 * @param args the command and its arguments
 	 * @param out where the queries or the closing line go
@@ -71,7 +63,7 @@ public final class HistoryFiles {
 	 * @return the exit status: 0 sound (or queries printed), {@value #ANOMALOUS} an
 	 * anomaly, {@value #UNUSABLE} unusable arguments or files
 	 */
-	static int run(String[] args, PrintStream out, PrintStream err) {
+	public static int run(String[] args, PrintStream out, PrintStream err) {
 		if (args.length == 1 && args[0].equals("queries")) {
 			out.print(queries());
 			return 0;
