@@ -1,17 +1,93 @@
 #!/usr/bin/env bash
-# Walks the whole Payonce contract with curl against a running instance and checks every
-# status code. Usage: bash docs/walkthrough.sh   (service on localhost:8080, local profile)
+# Runs the examples of the README and the docs pages as written, then walks the rest of the
+# Payonce contract with curl, against a running instance, and checks every status code.
+# Usage: bash docs/walkthrough.sh   (service on localhost:8080, local profile)
 # Settings: PAYONCE_URL, PAYONCE_API_KEY (a client's key), PAYONCE_ADMIN_TOKEN.
+#
+# Part 1 reads every ```bash block that a page marks with <!-- walkthrough: STATUSES --> on the
+# line before it (README.md, docs/api.md, docs/clients.md, docs/operations.md), runs the blocks
+# of one page in one shell in order, and requires exactly STATUSES, in order, from the curl
+# calls of each block. The blocks run as written; only the published address, development key
+# and admin token are replaced by the settings above (equal to them by default).
 set -uo pipefail
 
 URL="${PAYONCE_URL:-http://localhost:8080}"
 API_KEY="${PAYONCE_API_KEY:-sk_test_LocalDevelopmentKeyDoNotUseInProduction0000}"
 ADMIN_TOKEN="${PAYONCE_ADMIN_TOKEN:-local-admin-token-for-development-only}"
 RUN="walk-$(date +%s)-$$"
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+PAGES=(README.md docs/api.md docs/clients.md docs/operations.md)
 failures=0
 body_file=$(mktemp)
 headers_file=$(mktemp)
-trap 'rm -f "$body_file" "$headers_file"' EXIT
+page_script=$(mktemp)
+statuses_file=$(mktemp)
+page_out=$(mktemp)
+trap 'rm -f "$body_file" "$headers_file" "$page_script" "$statuses_file" "$page_out"' EXIT
+
+# The script for one page: a curl that records each answer's status, then each marked block
+# followed by a comparison of the statuses it recorded with the ones its marker names.
+page_script() {
+  cat <<'PRELUDE'
+curl() {
+  local h
+  h=$(mktemp)
+  command curl -D "$h" "$@"
+  local rc=$?
+  awk '/^HTTP\//{s=$2} END{print (s == "" ? "none" : s)}' "$h" >>"$WALK_STATUSES"
+  rm -f "$h"
+  return $rc
+}
+walk_expect() { # walk_expect N EXPECTED...: compares block N's statuses with EXPECTED
+  local n="$1"
+  shift
+  local got
+  got=$(tail -n +"$((WALK_SEEN + 1))" "$WALK_STATUSES" | tr '\n' ' ' | sed 's/ $//')
+  WALK_SEEN=$(wc -l <"$WALK_STATUSES")
+  if [ "$got" = "$*" ]; then
+    echo "WALK ok    $WALK_PAGE block $n: $got"
+  else
+    echo "WALK FAIL  $WALK_PAGE block $n: got '$got', expected '$*'"
+  fi
+}
+WALK_SEEN=0
+PRELUDE
+  awk -v url="$URL" -v key="$API_KEY" -v token="$ADMIN_TOKEN" '
+    function swap(line, from, to,   out, i) {
+      out = ""
+      while ((i = index(line, from)) > 0) {
+        out = out substr(line, 1, i - 1) to
+        line = substr(line, i + length(from))
+      }
+      return out line
+    }
+    /^<!-- walkthrough: .* -->$/ { expect = $0; sub(/^<!-- walkthrough: /, "", expect); sub(/ -->$/, "", expect); armed = 1; next }
+    armed && /^```bash$/ { inblock = 1; armed = 0; n++; next }
+    inblock && /^```$/ { inblock = 0; print "walk_expect " n " " expect; next }
+    inblock {
+      line = swap($0, "http://localhost:8080", url)
+      line = swap(line, "sk_test_LocalDevelopmentKeyDoNotUseInProduction0000", key)
+      line = swap(line, "local-admin-token-for-development-only", token)
+      print line; next
+    }
+    { armed = 0 }
+  ' "$1"
+}
+
+for page in "${PAGES[@]}"; do
+  page_script "$ROOT/$page" >"$page_script"
+  if ! grep -q '^walk_expect ' "$page_script"; then
+    echo "FAIL  $page has no block marked for the walk-through"
+    failures=$((failures + 1))
+    continue
+  fi
+  : >"$statuses_file"
+  (cd "$ROOT" && WALK_PAGE="$page" WALK_STATUSES="$statuses_file" bash "$page_script" >"$page_out" 2>&1)
+  grep '^WALK ' "$page_out" | sed 's/^WALK //'
+  fails=$(grep -c '^WALK FAIL' "$page_out")
+  failures=$((failures + fails))
+done
+echo
 
 # check NAME EXPECTED_STATUS CURL_ARGS... : runs curl, prints the answer, compares the status.
 check() {

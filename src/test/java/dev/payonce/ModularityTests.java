@@ -16,8 +16,8 @@ import dev.payonce.web.ApiProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The module rules (docs/design.md, "Modules"): the engine and the provider kernel know
- * no operation, operations depend on each other in one direction only (refund on payment,
+ * The module rules (docs/modules.md): the engine and the provider kernel know no
+ * operation, operations depend on each other in one direction only (refund on payment,
  * webhook on payment and refund), and nothing depends on an adapter.
  */
 class ModularityTests {

@@ -20,9 +20,9 @@ import org.springframework.core.env.Environment;
  * instead of through Spring Boot's {@code formatAsBytes}, which in Spring Boot 4.0 writes
  * the JSON one character at a time through an {@code OutputStreamWriter} and allocates a
  * {@code CharBuffer} for every character (spring-projects/spring-boot#49428). That path
- * was 3 to 4 % of a new payment's CPU samples and 16 % of its allocation samples (issue
- * 13, {@code bench/results/2026-12-01-1203}). The bytes written are the same: the same
- * formatter makes the same text, encoded in the same charset.
+ * was 3 to 4 % of a new payment's CPU samples and 16 % of its allocation samples in a JFR
+ * profile of the new-payment benchmark (docs/performance.md). The bytes written are the
+ * same: the same formatter makes the same text, encoded in the same charset.
  *
  * <p>
  * Named by {@code logging.structured.format.console} in {@code application.properties};

@@ -21,9 +21,9 @@ class SettingsFailureAnalyzer extends AbstractFailureAnalyzer<IllegalStateExcept
 			return null;
 		}
 		String action = message.startsWith("payonce.")
-				? "Change the setting named above (README, Configuration), for example as an environment variable "
+				? "Change the setting named above (docs/configuration.md), for example as an environment variable "
 						+ "such as PAYONCE_SECURITY_ADMIN_TOKEN or a --payonce.* argument."
-				: "Change or remove the setting named above (README, Configuration).";
+				: "Change or remove the setting named above (docs/configuration.md).";
 		return new FailureAnalysis(message, action, cause);
 	}
 

@@ -198,7 +198,7 @@ public class ApiDocumentation {
 					+ "New members may appear: ignore the ones you do not know.")
 			.addProperty("type",
 					new StringSchema().format("uri")
-						.description("https://payonce.dev/problems/<slug>; the README lists every slug"))
+						.description("https://payonce.dev/problems/<slug>; docs/api.md lists every slug"))
 			.addProperty("title", new StringSchema().description("A short, stable summary of the type"))
 			.addProperty("status",
 					new IntegerSchema().minimum(java.math.BigDecimal.valueOf(400))

@@ -3,9 +3,9 @@ package dev.payonce.web;
 import java.net.URI;
 
 /**
- * The stable type URIs of Payonce's RFC 9457 problems. A type ends in its slug; the
- * README lists every one. Types are identifiers: clients match on them, so a slug never
- * changes.
+ * The stable type URIs of Payonce's RFC 9457 problems. A type ends in its slug;
+ * docs/api.md lists every one. Types are identifiers: clients match on them, so a slug
+ * never changes.
  */
 public final class ProblemTypes {
 

@@ -41,7 +41,7 @@ public final class Problems {
 
 	/**
 	 * The longest client-chosen name (an unknown member, a JSON path) a problem's
-	 * {@code errors} echo back, in UTF-16 characters (README, problem
+	 * {@code errors} echo back, in UTF-16 characters (docs/api.md, problem
 	 * {@code invalid-request}).
 	 */
 	public static final int MAX_ECHOED_NAME = 64;
@@ -123,8 +123,8 @@ public final class Problems {
 
 	/**
 	 * The problem for a status raised outside Payonce's own code (a framework, Tomcat):
-	 * the README's type for that status, or {@code http-<status>} for a status it does
-	 * not list.
+	 * the type docs/api.md lists for that status, or {@code http-<status>} for a status
+	 * it does not list.
 	 * @param status the HTTP status
 	 * @return a new, mutable problem
 	 */

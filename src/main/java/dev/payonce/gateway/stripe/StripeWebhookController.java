@@ -82,7 +82,8 @@ import dev.payonce.web.Problems;
  */
 @RestController
 @ConditionalOnProperty(name = "payonce.gateway.provider", havingValue = "stripe")
-// Not an operation for Payonce's clients: Stripe defines what it sends, and the README
+// Not an operation for Payonce's clients: Stripe defines what it sends, and
+// docs/stripe.md
 // documents the answers.
 @Hidden
 class StripeWebhookController {

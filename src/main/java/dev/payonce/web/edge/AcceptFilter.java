@@ -22,7 +22,7 @@ import dev.payonce.web.Problems;
 
 /**
  * Refuses, before anything is read, claimed or charged, a request whose answer the client
- * said it cannot read (README, "406"):
+ * said it cannot read (docs/api.md, problem types, "406"):
  * <ul>
  * <li>an {@code Accept} header that does not parse is {@code 400 invalid-request}, on
  * every path;</li>
