@@ -42,8 +42,8 @@ if [ -n "${BENCH_JAR:-}" ]; then
   JAR="$BENCH_JAR" # a jar built before, for a run next to other builds
 else
   echo "Building the jar"
-  MAVEN_ARGS="--batch-mode --no-transfer-progress -q" ./mvnw -DskipTests package
-  JAR=$(ls target/payonce-*.jar | grep -v original | head -1)
+  MAVEN_ARGS="--batch-mode --no-transfer-progress -q" ./mvnw -Pbench -DskipTests package
+  JAR=$(ls target/bench/payonce-*.jar | grep -v original | head -1)
 fi
 
 ADMIN_TOKEN="$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')"

@@ -272,7 +272,7 @@ class DocumentationTests {
 	private static Map<String, List<Path>> sourceTypes() {
 		Map<String, List<Path>> types = new HashMap<>();
 		Pattern declaration = Pattern.compile("\\b(?:class|record|interface|enum)\\s+([A-Z][A-Za-z0-9]*)");
-		for (String tree : List.of("src/main/java", "src/test/java", "client-library/src/main/java",
+		for (String tree : List.of("src/main/java", "src/test/java", "src/bench/java", "client-library/src/main/java",
 				"client-library/src/test/java")) {
 			if (!Files.isDirectory(ROOT.resolve(tree))) {
 				continue;

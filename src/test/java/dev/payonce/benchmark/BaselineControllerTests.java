@@ -10,9 +10,9 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The benchmark baseline exists only in the {@code bench} profile together with the
- * {@code local} profile or the explicit opt-in, and start-up warns when it does (issue
- * 15, item 8).
+ * In the benchmark's jar, the baseline exists only in the {@code bench} profile together
+ * with the {@code local} profile or the explicit opt-in, and start-up warns when it does;
+ * the production jar does not hold it at all ({@link BaselineEndpointIntegrationTests}).
  */
 @ExtendWith(OutputCaptureExtension.class)
 class BaselineControllerTests {

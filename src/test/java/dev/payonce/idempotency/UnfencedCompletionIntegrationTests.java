@@ -45,7 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * from its read version and only out of {@code PENDING}, so a stale completion without
  * the fence fails there before it writes (see docs/design.md section 14).
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+@SpringBootTest(webEnvironment = WebEnvironment.MOCK,
 		properties = { "payonce.reconciliation.enabled=false", "payonce.idempotency.cleanup.enabled=false" })
 @Import({ TestcontainersConfiguration.class, OffsetClock.Installed.class })
 // The broken engine must serve no other test class.

@@ -100,10 +100,10 @@ import dev.payonce.history.ProviderLedger;
  * PaymentIntent id for refunds, one per create call, or drawn at random for a soak
  * ({@link #randomFaults}).
  */
-final class StripeApiModel implements ResponseDefinitionTransformerV2 {
+public final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 
 	/** What one create call meets. */
-	enum StripeFault {
+	public enum StripeFault {
 
 		/** Served normally. */
 		NONE,
@@ -146,7 +146,7 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	}
 
 	/** The faults a soak draws from: each one a network or Stripe can cause. */
-	static final List<StripeFault> RANDOM_FAULTS = List.of(StripeFault.RATE_LIMITED, StripeFault.KEY_IN_USE,
+	public static final List<StripeFault> RANDOM_FAULTS = List.of(StripeFault.RATE_LIMITED, StripeFault.KEY_IN_USE,
 			StripeFault.RESET_BEFORE, StripeFault.SERVER_ERROR_SAVED, StripeFault.SERVER_ERROR_AFTER_CHARGE,
 			StripeFault.SERVER_ERROR_NAMING_INTENT, StripeFault.TIMEOUT_AFTER_CHARGE, StripeFault.RESET_AFTER_CHARGE);
 
@@ -200,7 +200,7 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 
 	private final CountDownLatch executing = new CountDownLatch(1);
 
-	StripeApiModel(Duration searchLag, Duration timeoutDelay) {
+	public StripeApiModel(Duration searchLag, Duration timeoutDelay) {
 		this.searchLag = searchLag;
 		this.timeoutDelayMillis = Math.toIntExact(timeoutDelay.toMillis());
 		this.server = new WireMockServer(
@@ -210,11 +210,11 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	}
 
 	/** Where the model listens, for {@code payonce.gateway.stripe.api-base}. */
-	String baseUrl() {
+	public String baseUrl() {
 		return this.server.baseUrl();
 	}
 
-	void shutdown() {
+	public void shutdown() {
 		this.server.stop();
 	}
 
@@ -224,17 +224,17 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	}
 
 	/** The next create calls for this order id meet these faults, in order. */
-	synchronized void plan(String orderId, StripeFault... faults) {
+	public synchronized void plan(String orderId, StripeFault... faults) {
 		this.plans.computeIfAbsent(orderId, (id) -> new ArrayDeque<>()).addAll(List.of(faults));
 	}
 
 	/** Every create call without a planned fault meets a random fault with this rate. */
-	synchronized void randomFaults(double rate) {
+	public synchronized void randomFaults(double rate) {
 		this.randomFaultRate = rate;
 	}
 
 	/** PaymentIntents whose metadata names this payment id, whatever their status. */
-	synchronized List<Intent> intentsOf(String paymentId) {
+	public synchronized List<Intent> intentsOf(String paymentId) {
 		return this.intents.stream().filter((intent) -> paymentId.equals(intent.paymentId())).toList();
 	}
 
@@ -243,7 +243,7 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	 * a refund's Stripe refunds (by the Payonce refund id in their metadata), and what
 	 * was refunded of a payment's PaymentIntents.
 	 */
-	ProviderLedger ledger() {
+	public ProviderLedger ledger() {
 		return new ProviderLedger() {
 
 			@Override
@@ -268,7 +268,7 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	}
 
 	/** Charged (succeeded) PaymentIntents of this payment id. */
-	synchronized long chargesOf(String paymentId) {
+	public synchronized long chargesOf(String paymentId) {
 		return intentsOf(paymentId).stream().filter((intent) -> "succeeded".equals(intent.status())).count();
 	}
 
@@ -289,7 +289,7 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	}
 
 	/** How many create calls met each fault. */
-	Map<StripeFault, Long> faultsMet() {
+	public Map<StripeFault, Long> faultsMet() {
 		Map<StripeFault, Long> met = new TreeMap<>();
 		this.faultsMet.forEach((fault, count) -> met.put(fault, count.get()));
 		return met;
@@ -356,17 +356,17 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	}
 
 	/** Refunds (succeeded) of this PaymentIntent. */
-	synchronized List<RefundEntry> refundsOf(String intentId) {
+	public synchronized List<RefundEntry> refundsOf(String intentId) {
 		return this.refunds.stream().filter((refund) -> refund.intentId().equals(intentId)).toList();
 	}
 
 	/** Every refund the model holds. */
-	synchronized List<RefundEntry> allRefunds() {
+	public synchronized List<RefundEntry> allRefunds() {
 		return List.copyOf(this.refunds);
 	}
 
 	/** Every PaymentIntent the model holds. */
-	synchronized List<Intent> allIntents() {
+	public synchronized List<Intent> allIntents() {
 		return List.copyOf(this.intents);
 	}
 
@@ -395,7 +395,7 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	}
 
 	/** The idempotency keys of every create call received, in order. */
-	synchronized List<String> createKeys() {
+	public synchronized List<String> createKeys() {
 		return List.copyOf(this.createKeys);
 	}
 
@@ -905,7 +905,7 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	}
 
 	/** A refund the model holds; always {@code succeeded}. */
-	record RefundEntry(String id, String intentId, @Nullable String refundId, long amount, String currency,
+	public record RefundEntry(String id, String intentId, @Nullable String refundId, long amount, String currency,
 			@Nullable String reason, Instant createdAt) {
 
 		Map<String, Object> json() {
@@ -926,7 +926,7 @@ final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	}
 
 	/** A PaymentIntent the model holds. */
-	record Intent(String id, @Nullable String paymentId, long amount, String currency, String status,
+	public record Intent(String id, @Nullable String paymentId, long amount, String currency, String status,
 			@Nullable String declineCode, Instant createdAt) {
 
 		Map<String, Object> json() {

@@ -20,6 +20,7 @@ import javax.sql.DataSource;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -118,6 +119,7 @@ class ConcurrentPaymentIntegrationTests {
 	}
 
 	@Test
+	@Tag("system")
 	void chargesProviderOnceForConcurrentRequestsSpreadAcrossTwoInstances() throws Exception {
 		try (PayonceProcess second = PayonceProcess.start("second-instance", this.database,
 				Map.of("payonce.gateway.simulator.latency", "50ms"))) {

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -91,6 +92,7 @@ class ConcurrentRefundIntegrationTests {
 	}
 
 	@Test
+	@Tag("system")
 	void exactlyFourQuarterRefundsSucceedAcrossTwoInstances() throws Exception {
 		try (PayonceProcess second = PayonceProcess.start("refund-second-instance", this.database,
 				Map.of("payonce.gateway.simulator.latency", "50ms"))) {

@@ -1,7 +1,9 @@
-package dev.payonce.client.security;
+package dev.payonce.system;
 
 import java.time.Duration;
 import java.util.Map;
+
+import org.junit.jupiter.api.Tag;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -21,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * weak, misleading or published admin token and says why in Spring Boot's short failure
  * report, without printing the token (docs/design.md section 13).
  */
+@Tag("system")
 @SpringBootTest
 @Import(TestcontainersConfiguration.class)
 class AdminTokenStartupIntegrationTests {

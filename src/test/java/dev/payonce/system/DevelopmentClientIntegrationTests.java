@@ -1,8 +1,9 @@
-package dev.payonce.client;
+package dev.payonce.system;
 
 import java.util.UUID;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -23,12 +24,14 @@ import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.payment.web.PaymentsApi;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.payonce.client.SecurityProperties;
 
 /**
  * The README's path for a new user: start with the {@code local} profile once, then start
  * production-like on the same database. The published development key must not outlive
  * the process that enabled it, whatever that process left in the database.
  */
+@Tag("system")
 @SpringBootTest
 @Import(TestcontainersConfiguration.class)
 @ExtendWith(OutputCaptureExtension.class)

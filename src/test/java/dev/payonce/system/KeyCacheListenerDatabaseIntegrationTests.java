@@ -1,4 +1,4 @@
-package dev.payonce.client;
+package dev.payonce.system;
 
 import java.io.IOException;
 import java.net.URI;
@@ -13,6 +13,7 @@ import java.util.UUID;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -47,6 +48,7 @@ import static org.awaitility.Awaitility.await;
  * down, looks every key up in the database, and refuses a key whose client was disabled
  * through another instance at its first request.
  */
+@Tag("system")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import(TestcontainersConfiguration.class)
 @ExtendWith(OutputCaptureExtension.class)

@@ -1,4 +1,4 @@
-package dev.payonce.gateway.stripe;
+package dev.payonce.system;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +20,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -42,6 +43,7 @@ import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.payonce.gateway.stripe.StripeApiModel;
 
 /**
  * The fault soak with the Stripe adapter against {@link StripeApiModel}: payment requests
@@ -62,6 +64,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * No payment charged twice, no refund made twice, every payment and refund settled and
  * matched by exactly its Stripe object, no record left past its lease.
  */
+@Tag("system")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "payonce.gateway.provider=stripe", "payonce.gateway.stripe.secret-key=sk_test_model",
 				"payonce.gateway.stripe.webhook-signing-secret=whsec_soak",

@@ -1,4 +1,4 @@
-package dev.payonce.payment.web;
+package dev.payonce.system;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -37,6 +38,7 @@ import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import dev.payonce.payment.web.PaymentsApi;
 
 /**
  * docs/design.md section 6: provider timeouts, refusals and declines at every step make
@@ -46,6 +48,7 @@ import static org.awaitility.Awaitility.await;
  * %, declines on a fifth of the keys, the reconciler running every 200 ms, and clients
  * that retry on 409 and 503 until they get a final answer.
  */
+@Tag("system")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "payonce.gateway.simulator.latency=2ms", "payonce.gateway.simulator.refuse.rate=0.10",
 				"payonce.gateway.simulator.error-before-charge.rate=0.10",

@@ -1,4 +1,4 @@
-package dev.payonce.payment.web;
+package dev.payonce.system;
 
 import java.io.IOException;
 import java.net.URI;
@@ -33,6 +33,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -58,6 +59,7 @@ import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import dev.payonce.payment.web.PaymentsApi;
 
 /**
  * Issue 14, "the database goes away and comes back": the fault soak of
@@ -86,6 +88,7 @@ import static org.awaitility.Awaitility.await;
  * {@code PAYONCE_DB_SOAK=true}, {@value #FULL_KEYS} keys (each sent twice), as the
  * README's test section names.
  */
+@Tag("system")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "payonce.gateway.simulator.latency=2ms", "payonce.gateway.simulator.refuse.rate=0.10",
 				"payonce.gateway.simulator.error-before-charge.rate=0.10",

@@ -1,4 +1,4 @@
-package dev.payonce.payment.web;
+package dev.payonce.system;
 
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -19,6 +19,7 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -40,6 +41,7 @@ import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import dev.payonce.payment.web.PaymentsApi;
 
 /**
  * Issue 14, graceful shutdown: SIGTERM reaches a real Payonce process (the packaged jar)
@@ -54,6 +56,7 @@ import static org.awaitility.Awaitility.await;
  * new payments are sent by 20 threads released together. After the process has exited,
  * this test's own instance (same database) serves a retry of every key.
  */
+@Tag("system")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "payonce.reconciliation.enabled=false")
 @Import(TestcontainersConfiguration.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

@@ -1,4 +1,4 @@
-package dev.payonce.payment.web;
+package dev.payonce.system;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -41,6 +42,7 @@ import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import dev.payonce.payment.web.PaymentsApi;
 
 /**
  * docs/design.md section 4, "One clock for leases": two instances on one real PostgreSQL,
@@ -52,6 +54,7 @@ import static org.awaitility.Awaitility.await;
  * writing a new charge, so a request is still in flight when the other instance sees its
  * key.
  */
+@Tag("system")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "payonce.gateway.simulator.delay-after-charge=3s", "payonce.gateway.simulator.timeout=4s",
 				"payonce.reconciliation.lease-margin=1s", "payonce.idempotency.lease=6s" })

@@ -1,8 +1,9 @@
-package dev.payonce;
+package dev.payonce.system;
 
 import java.time.Duration;
 import java.util.Map;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -11,12 +12,15 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.PayonceProcess;
 
 /**
  * A start-up refusal is readable on the console as plain text even though production logs
  * are JSON: the packaged jar, started as an operator would, prints the setting to change
  * on a line of its own.
  */
+@Tag("system")
 @SpringBootTest
 @Import(TestcontainersConfiguration.class)
 class StartupRefusalIntegrationTests {

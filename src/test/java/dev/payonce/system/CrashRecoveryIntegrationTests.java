@@ -1,4 +1,4 @@
-package dev.payonce.payment.web;
+package dev.payonce.system;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -28,6 +29,7 @@ import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import dev.payonce.payment.web.PaymentsApi;
 
 /**
  * docs/design.md section 6: crashes of a real process, killed with SIGKILL at the two
@@ -44,6 +46,7 @@ import static org.awaitility.Awaitility.await;
  * the rest. The test's own application context runs no reconciler: on a slow machine it
  * would otherwise settle a crashed payment or refund before process C starts.
  */
+@Tag("system")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "payonce.reconciliation.enabled=false")
 @Import(TestcontainersConfiguration.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

@@ -1,4 +1,4 @@
-package dev.payonce.gateway.stripe;
+package dev.payonce.system;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -27,6 +28,7 @@ import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import dev.payonce.gateway.stripe.StripeApiModel;
 
 /**
  * The crash test with the Stripe adapter: the packaged jar as real processes, with
@@ -36,6 +38,7 @@ import static org.awaitility.Awaitility.await;
  * serves one client's retry, which Stripe answers from the key's saved response, and
  * settles the other payment by search alone.
  */
+@Tag("system")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import(TestcontainersConfiguration.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
