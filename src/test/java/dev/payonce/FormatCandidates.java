@@ -10,8 +10,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Strings to hold a hand-written format check against the regular expression it replaces
- * (issue 13): the edges of every character range the checks use, at every position and
- * length that matters.
+ * (docs/performance.md): the edges of every character range the checks use, at every
+ * position and length that matters.
  */
 public final class FormatCandidates {
 

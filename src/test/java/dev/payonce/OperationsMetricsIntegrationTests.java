@@ -87,7 +87,8 @@ class OperationsMetricsIntegrationTests {
 		Set<String> scraped = scrapedSeries();
 
 		assertThat(scraped).contains("http_server_requests_seconds_count", "payonce_payments_total");
-		// Spring Data's per-call repository timers are off (issue 13: their tags and
+		// Spring Data's per-call repository timers are off (docs/performance.md: their
+		// tags and
 		// meter
 		// lookup on every call cost more than the call's bookkeeping is worth).
 		assertThat(scraped).noneMatch((name) -> name.startsWith("spring_data_repository_invocations"));

@@ -58,7 +58,8 @@ public record ApiKey(String secret) {
 	 */
 	public static boolean isWellFormed(String token) {
 		// A loop, not a regular expression: every authenticated request checks its token
-		// (issue 13). ClientFormatsTests holds it equal to the pattern in the Javadoc.
+		// (docs/performance.md). ClientFormatsTests holds it equal to the pattern in the
+		// Javadoc.
 		if (token.length() != PREFIX_LENGTH + RANDOM_LENGTH
 				|| !(token.startsWith(LIVE_PREFIX) || token.startsWith(TEST_PREFIX))) {
 			return false;

@@ -41,8 +41,8 @@ public record ClientId(String value) {
 
 	/**
 	 * Whether {@code value} is 1 to 64 of {@code [A-Za-z0-9_-]}: a loop, not a regular
-	 * expression, since every payment and refund reads its client id (issue 13).
-	 * {@code ClientFormatsTests} holds it equal to that pattern.
+	 * expression, since every payment and refund reads its client id
+	 * (docs/performance.md). {@code ClientFormatsTests} holds it equal to that pattern.
 	 * @param value the candidate
 	 * @return {@code true} if it is a well-formed client id
 	 */

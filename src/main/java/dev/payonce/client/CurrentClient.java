@@ -24,13 +24,13 @@ public interface CurrentClient {
 	boolean live();
 
 	/**
-	 * Authorisation at the point of effect (issue 15, item 1): checks again that the API
-	 * key this request authenticated with is still active and its client not disabled,
-	 * and holds the client's row ({@code FOR KEY SHARE}) until the caller's transaction
-	 * ends. A rotation or a disable locks that row first, so it commits either before
-	 * this check, which then refuses, or after the caller's transaction, whose effect was
-	 * authorised when it committed. Authentication alone cannot give this: the headers
-	 * are checked when they arrive, and the body may arrive much later.
+	 * Authorisation at the point of effect (docs/design.md section 13): checks again that
+	 * the API key this request authenticated with is still active and its client not
+	 * disabled, and holds the client's row ({@code FOR KEY SHARE}) until the caller's
+	 * transaction ends. A rotation or a disable locks that row first, so it commits
+	 * either before this check, which then refuses, or after the caller's transaction,
+	 * whose effect was authorised when it committed. Authentication alone cannot give
+	 * this: the headers are checked when they arrive, and the body may arrive much later.
 	 * @throws RevokedCredentials if the key was revoked or the client disabled since the
 	 * request was authenticated; the caller's transaction must then roll back
 	 * @throws org.springframework.transaction.IllegalTransactionStateException if called

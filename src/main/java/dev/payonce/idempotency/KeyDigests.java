@@ -14,11 +14,11 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * The digest of an idempotency key that log lines carry instead of the key (issue 15,
- * item 7): HMAC-SHA256, keyed with a server secret, over the key's scope (for payments
- * the client id) and the key. Without the secret nobody can test guesses of a key against
- * a log line, and the same key of two clients gives two unrelated digests, so lines never
- * link across tenants.
+ * The digest of an idempotency key that log lines carry instead of the key
+ * (docs/operations.md): HMAC-SHA256, keyed with a server secret, over the key's scope
+ * (for payments the client id) and the key. Without the secret nobody can test guesses of
+ * a key against a log line, and the same key of two clients gives two unrelated digests,
+ * so lines never link across tenants.
  *
  * <p>
  * The secret is {@code payonce.idempotency.key-digest.secret}; without one a random

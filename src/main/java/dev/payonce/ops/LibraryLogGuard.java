@@ -34,9 +34,10 @@ import org.springframework.core.Ordered;
  * no request data, still pass.
  *
  * <p>
- * Levels instead of a turbo filter (issue 13): Logback asks every turbo filter on every
- * level check, {@code isTraceEnabled()} included, hundreds of times per request (4 % of a
- * new payment's CPU samples); a level costs nothing beyond Logback's own comparison.
+ * Levels instead of a turbo filter (docs/performance.md): Logback asks every turbo filter
+ * on every level check, {@code isTraceEnabled()} included, hundreds of times per request
+ * (4 % of a new payment's CPU samples); a level costs nothing beyond Logback's own
+ * comparison.
  *
  * <p>
  * Installed right after Spring Boot configures Logback (it runs after

@@ -39,7 +39,8 @@ public enum RefundReason {
 	 * @return the reason, or empty if there is none of that name
 	 */
 	public static Optional<RefundReason> fromWireName(String wireName) {
-		// A loop over a copy made once: every refund request names its reason (issue 13's
+		// A loop over a copy made once: every refund request names its reason (the
+		// benchmark's
 		// profile had the stream over values() at 1.7 % of a new refund's CPU samples).
 		for (RefundReason reason : ALL) {
 			if (reason.wireName().equals(wireName)) {

@@ -11,10 +11,11 @@ import static dev.payonce.FormatCandidates.random;
 import static dev.payonce.FormatCandidates.shortStrings;
 
 /**
- * The format checks of {@link ApiKey} and {@link ClientId} are loops (issue 13); each one
- * accepts exactly what its documented pattern accepts. The patterns are the oracle: every
- * string of up to two characters over an alphabet of range edges, each edge character at
- * every position of otherwise valid values of the edge lengths, and random strings.
+ * The format checks of {@link ApiKey} and {@link ClientId} are loops
+ * (docs/performance.md); each one accepts exactly what its documented pattern accepts.
+ * The patterns are the oracle: every string of up to two characters over an alphabet of
+ * range edges, each edge character at every position of otherwise valid values of the
+ * edge lengths, and random strings.
  */
 class ClientFormatsTests {
 

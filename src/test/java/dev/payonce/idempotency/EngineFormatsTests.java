@@ -13,8 +13,9 @@ import static dev.payonce.FormatCandidates.shortStrings;
 
 /**
  * The engine's format checks ({@link IdempotencyScope}, {@link RequestFingerprint}, an
- * operation's name) are loops (issue 13); each one accepts exactly what its documented
- * pattern accepts, over the edge candidates of {@link dev.payonce.FormatCandidates}.
+ * operation's name) are loops (docs/performance.md); each one accepts exactly what its
+ * documented pattern accepts, over the edge candidates of
+ * {@link dev.payonce.FormatCandidates}.
  */
 class EngineFormatsTests {
 

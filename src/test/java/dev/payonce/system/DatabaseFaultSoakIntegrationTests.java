@@ -62,7 +62,7 @@ import static org.awaitility.Awaitility.await;
 import dev.payonce.payment.web.PaymentsApi;
 
 /**
- * Issue 14, "the database goes away and comes back": the fault soak of
+ * The database goes away and comes back (docs/design.md section 11): the fault soak of
  * {@link FaultSoakIntegrationTests} (every simulator fault on, many keys, clients that
  * retry on {@code 409} and {@code 503} after the {@code Retry-After} they were given)
  * while the database itself fails, on a PostgreSQL server this class owns

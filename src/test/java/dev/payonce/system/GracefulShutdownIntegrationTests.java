@@ -44,11 +44,11 @@ import static org.awaitility.Awaitility.await;
 import dev.payonce.payment.web.PaymentsApi;
 
 /**
- * Issue 14, graceful shutdown: SIGTERM reaches a real Payonce process (the packaged jar)
- * while 100 payments are in flight against a provider with 2 s latency and its reconciler
- * is in the middle of a batch of lookups (2 s each). Its retention job runs too, but on
- * the reconciler's scheduler thread, so it cannot be caught mid-run at a known moment;
- * {@code RetentionIntegrationTests} shows that it stops between batches.
+ * Graceful shutdown (docs/operations.md): SIGTERM reaches a real Payonce process (the
+ * packaged jar) while 100 payments are in flight against a provider with 2 s latency and
+ * its reconciler is in the middle of a batch of lookups (2 s each). Its retention job
+ * runs too, but on the reconciler's scheduler thread, so it cannot be caught mid-run at a
+ * known moment; {@code RetentionIntegrationTests} shows that it stops between batches.
  *
  * <p>
  * Setup, once for the class: the 100 payments are sent by 100 threads released together

@@ -26,8 +26,8 @@ import dev.payonce.TestcontainersConfiguration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The body-read timeout (issue 15, item 1): a payment body trickled a byte every 200 ms,
- * each pause far below Tomcat's connection timeout, is cut at
+ * The body-read timeout (docs/design.md section 2): a payment body trickled a byte every
+ * 200 ms, each pause far below Tomcat's connection timeout, is cut at
  * {@code payonce.web.body-read-timeout} (2 s here) with a 408 problem, and nothing is
  * claimed or charged.
  */

@@ -19,11 +19,11 @@ import dev.payonce.TestcontainersConfiguration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tomcat's connection and keep-alive timeouts are in force on the real server (issue 15,
- * item 2): a connection that sends nothing, one that stops in the middle of its headers,
- * and an idle kept-alive connection are each closed by the server once their timeout has
- * passed, not held open (shortened here to 2 s and 3 s; production values in
- * application.properties).
+ * Tomcat's connection and keep-alive timeouts are in force on the real server
+ * (docs/design.md section 2): a connection that sends nothing, one that stops in the
+ * middle of its headers, and an idle kept-alive connection are each closed by the server
+ * once their timeout has passed, not held open (shortened here to 2 s and 3 s; production
+ * values in application.properties).
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "server.tomcat.connection-timeout=2s", "server.tomcat.keep-alive-timeout=3s" })

@@ -26,10 +26,10 @@ import dev.payonce.payment.web.PaymentsApi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * No library logger can write a credential or an idempotency key, at any level (issue 15,
- * item 3): with every logger that can print a request line, a header, a bind parameter or
- * a body turned up to TRACE, malformed and well-formed requests carrying each secret
- * leave none of them in the captured output.
+ * No library logger can write a credential or an idempotency key, at any level
+ * (docs/operations.md): with every logger that can print a request line, a header, a bind
+ * parameter or a body turned up to TRACE, malformed and well-formed requests carrying
+ * each secret leave none of them in the captured output.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "logging.level.org.apache.coyote=TRACE", "logging.level.org.apache.tomcat=TRACE",

@@ -30,10 +30,10 @@ import dev.payonce.payment.web.PaymentsApi.Reply;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The holes in the problem format that issue 15 (items 9 and 10) found, over real HTTP:
- * {@code /error} asked for directly, {@code TRACE}, an unknown health group, an
- * {@code Accept} that excludes JSON, a body of 1,800 unknown members, unsupported methods
- * in the log, and the OpenAPI server URL taken from the {@code Host} header.
+ * Problem-format edges (docs/api.md), over real HTTP: {@code /error} asked for directly,
+ * {@code TRACE}, an unknown health group, an {@code Accept} that excludes JSON, a body of
+ * 1,800 unknown members, unsupported methods in the log, and the OpenAPI server URL taken
+ * from the {@code Host} header.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = "payonce.web.server-url=https://api.payonce.test")

@@ -26,11 +26,11 @@ import dev.payonce.payment.web.PaymentsApi.Reply;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Per-client limits over real HTTP on real PostgreSQL (issue 15, item 5): a client over
- * its request rate gets 429 {@code rate-limit-exceeded} with {@code Retry-After} and
- * writes nothing, while another client is unaffected; a client holding the most live
- * idempotency records allowed gets 429 {@code idempotency-quota-exceeded} for a new key,
- * while its existing keys still replay.
+ * Per-client limits over real HTTP on real PostgreSQL (docs/design.md section 13): a
+ * client over its request rate gets 429 {@code rate-limit-exceeded} with
+ * {@code Retry-After} and writes nothing, while another client is unaffected; a client
+ * holding the most live idempotency records allowed gets 429
+ * {@code idempotency-quota-exceeded} for a new key, while its existing keys still replay.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "payonce.security.rate-limit.requests-per-second=1", "payonce.security.rate-limit.burst=6",

@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Key rotation under concurrency, over real HTTP on real PostgreSQL: however many
  * rotations of one client run at once, afterwards exactly one key works, and it is one
- * the admin API returned (issue 15, item 4: the client row is locked for a rotation).
+ * the admin API returned (the client row is locked for a rotation).
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import(TestcontainersConfiguration.class)

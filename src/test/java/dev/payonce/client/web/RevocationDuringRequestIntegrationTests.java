@@ -34,12 +34,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Authorisation at the point of effect (issue 15, item 1): a payment whose headers were
- * authenticated but whose body arrives after its key was rotated or its client disabled
- * through the admin API is refused 401 and charges nothing. The request sends
- * {@code Expect: 100-continue}; Payonce asks for the body only once authentication has
- * passed and the controller reads it, so "100 Continue" is the moment the request is past
- * authentication, when the test revokes.
+ * Authorisation at the point of effect (docs/design.md section 13): a payment whose
+ * headers were authenticated but whose body arrives after its key was rotated or its
+ * client disabled through the admin API is refused 401 and charges nothing. The request
+ * sends {@code Expect: 100-continue}; Payonce asks for the body only once authentication
+ * has passed and the controller reads it, so "100 Continue" is the moment the request is
+ * past authentication, when the test revokes.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import(TestcontainersConfiguration.class)

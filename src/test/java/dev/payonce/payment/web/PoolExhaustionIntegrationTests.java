@@ -37,8 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 14, pool exhaustion: with a pool of two connections, 200 concurrent requests and
- * a slow provider (1 s), Payonce sheds what it cannot serve with
+ * Pool exhaustion (docs/design.md section 11): with a pool of two connections, 200
+ * concurrent requests and a slow provider (1 s), Payonce sheds what it cannot serve with
  * {@code 503 service-unavailable} and {@code Retry-After} once a database step has waited
  * {@code spring.datasource.hikari.connection-timeout} (500 ms here) for a connection,
  * instead of queueing without limit; retries then resolve every key with one payment and
