@@ -101,6 +101,8 @@ public interface IdempotentOperation<R, T> {
 	 * @param resourceId the id stored with the record
 	 * @return the resource
 	 * @throws IllegalStateException if it does not exist (a broken invariant)
+	 * @throws UnsupportedOperationException by default: an operation with a declared
+	 * {@link #resource()} is reloaded by the engine and never asked
 	 */
 	default R load(UUID resourceId) {
 		throw new UnsupportedOperationException(name() + " declares no resource and reloads none");
