@@ -13,12 +13,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
+import dev.payonce.payment.PaymentId;
 import dev.payonce.provider.AmountLimits;
 import dev.payonce.provider.ChargeRequest;
 import dev.payonce.provider.GatewayResult;
 import dev.payonce.provider.Money;
 import dev.payonce.provider.PaymentGateway;
-import dev.payonce.payment.PaymentId;
+import dev.payonce.provider.ProviderAttempt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -197,7 +198,8 @@ class StripePaymentGatewayTests {
 		// Only a payment stored before Payonce refused such amounts can reach the
 		// adapter.
 		PaymentId paymentId = PaymentId.random();
-		ChargeRequest charge = new ChargeRequest(paymentId.value(), paymentId.providerIdempotencyKey(1),
+		ChargeRequest charge = new ChargeRequest(paymentId.value(),
+				ProviderAttempt.providerIdempotencyKey("payment", paymentId.value(), 1),
 				new Money(5125, Currency.getInstance("KWD")), "pm_card_visa", "order-" + paymentId);
 
 		GatewayResult result = this.gateway.charge(charge);
@@ -220,7 +222,8 @@ class StripePaymentGatewayTests {
 
 	private static ChargeRequest charge() {
 		PaymentId paymentId = PaymentId.random();
-		return new ChargeRequest(paymentId.value(), paymentId.providerIdempotencyKey(1),
+		return new ChargeRequest(paymentId.value(),
+				ProviderAttempt.providerIdempotencyKey("payment", paymentId.value(), 1),
 				new Money(990, Currency.getInstance("USD")), "pm_card_visa", "order-" + paymentId, null, Instant.now());
 	}
 
