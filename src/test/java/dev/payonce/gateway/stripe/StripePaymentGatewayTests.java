@@ -120,8 +120,7 @@ class StripePaymentGatewayTests {
 		this.stripe.searchLag(Duration.ofMinutes(5));
 		this.gateway.charge(old);
 		ChargeRequest later = new ChargeRequest(old.paymentId(), old.providerIdempotencyKey(), old.amount(),
-				old.paymentMethod(), old.orderId(), null,
-				Instant.now().plus(StripePaymentGateway.CLOCK_SKEW).plusSeconds(60));
+				old.paymentMethod(), old.orderId(), null, Instant.now().plus(StripeLookups.CLOCK_SKEW).plusSeconds(60));
 
 		GatewayResult outsideTheWindow = this.gateway.lookup(later);
 
@@ -204,7 +203,7 @@ class StripePaymentGatewayTests {
 
 		GatewayResult result = this.gateway.charge(charge);
 
-		assertThat(result).isEqualTo(new GatewayResult.Declined("none", StripePaymentGateway.AMOUNT_NOT_SUPPORTED));
+		assertThat(result).isEqualTo(new GatewayResult.Declined("none", StripeOutcomes.AMOUNT_NOT_SUPPORTED));
 		assertThat(this.stripe.createKeys()).isEmpty();
 	}
 
