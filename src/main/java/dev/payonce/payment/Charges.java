@@ -49,7 +49,7 @@ class Charges extends ProviderOperation<Payment, GatewayResult> {
 	@Override
 	protected StoredResponse response(Payment payment) {
 		return switch (payment.status()) {
-			case SUCCEEDED -> this.responses.created(payment);
+			case SUCCEEDED, AUTHORIZED -> this.responses.created(payment);
 			case DECLINED -> this.responses.declined(payment);
 			case FAILED -> this.responses.failed(payment);
 			case PENDING -> throw new IllegalStateException("Payment " + payment.id() + " is not final");

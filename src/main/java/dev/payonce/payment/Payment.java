@@ -1,5 +1,6 @@
 package dev.payonce.payment;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Currency;
 import java.util.UUID;
@@ -17,6 +18,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.domain.Persistable;
 
 import dev.payonce.client.ClientId;
+import dev.payonce.provider.CaptureMethod;
 import dev.payonce.provider.ChargeRequest;
 import dev.payonce.provider.Money;
 import dev.payonce.provider.ProviderAttempt;
@@ -26,7 +28,10 @@ import dev.payonce.provider.ProviderResource;
  * A payment: created {@code PENDING} together with the idempotency claim, then moved once
  * to a final status. Never deleted (docs/design.md section 4). A {@code SUCCEEDED}
  * payment can be refunded; its refunded and reserved amounts are kept by the refund
- * module's reservation statements.
+ * module's reservation statements. A payment made with {@link CaptureMethod#MANUAL} moves
+ * to {@code AUTHORIZED} instead of {@code SUCCEEDED}: the provider holds the money until
+ * the capture module's captures take it or its void releases it (docs/design.md section
+ * 15); those write their columns of this row with their own statements.
  *
  * <p>
  * Transitions are named for the fact and refuse to leave a final status. Concurrent
@@ -73,6 +78,27 @@ public class Payment extends ProviderResource implements Persistable<UUID> {
 	@Column(name = "refunded_amount", insertable = false, updatable = false)
 	private long refundedAmount;
 
+	/** {@code automatic} or {@code manual} ({@link CaptureMethod#wireName()}). */
+	@Column(name = "capture_method", updatable = false)
+	private String captureMethod;
+
+	/**
+	 * When a manual payment's authorization lapses; {@code null} for an automatic one.
+	 */
+	@Column(name = "authorization_expires_at", updatable = false)
+	private @Nullable Instant authorizationExpiresAt;
+
+	/**
+	 * Minor units captures took, and reserved by captures in flight. Read-only here:
+	 * written only by the capture module's reservation statements (docs/design.md section
+	 * 15).
+	 */
+	@Column(name = "captured_amount", insertable = false, updatable = false)
+	private long capturedAmount;
+
+	@Column(name = "captures_in_flight", insertable = false, updatable = false)
+	private long capturesInFlight;
+
 	@Column(name = "created_at", updatable = false)
 	private Instant createdAt;
 
@@ -91,8 +117,11 @@ public class Payment extends ProviderResource implements Persistable<UUID> {
 	protected Payment() {
 	}
 
-	private Payment(PaymentId id, ClientId clientId, String orderId, Money amount, String paymentMethod, Instant now) {
+	private Payment(PaymentId id, ClientId clientId, String orderId, Money amount, String paymentMethod,
+			CaptureMethod captureMethod, @Nullable Instant authorizationExpiresAt, Instant now) {
 		this.id = id.value();
+		this.captureMethod = captureMethod.wireName();
+		this.authorizationExpiresAt = authorizationExpiresAt;
 		this.clientId = clientId.value();
 		this.orderId = orderId;
 		this.amount = amount.minorUnits();
@@ -115,7 +144,25 @@ public class Payment extends ProviderResource implements Persistable<UUID> {
 	 */
 	public static Payment pending(PaymentId id, ClientId clientId, String orderId, Money amount, String paymentMethod,
 			Instant now) {
-		return new Payment(id, clientId, orderId, amount, paymentMethod, now);
+		return new Payment(id, clientId, orderId, amount, paymentMethod, CaptureMethod.AUTOMATIC, null, now);
+	}
+
+	/**
+	 * A new payment to authorize only, {@code PENDING} until the provider answers, then
+	 * {@code AUTHORIZED} (docs/design.md section 15).
+	 * @param id the payment id, also the source of the provider idempotency key
+	 * @param clientId the owning client
+	 * @param orderId the client's order id
+	 * @param amount the amount to authorize, in minor units
+	 * @param paymentMethod the provider payment method token
+	 * @param authorizationWindow the provider's hold window, counted from {@code now}
+	 * @param now the creation time (UTC)
+	 * @return the payment, not yet persisted
+	 */
+	public static Payment authorizing(PaymentId id, ClientId clientId, String orderId, Money amount,
+			String paymentMethod, Duration authorizationWindow, Instant now) {
+		return new Payment(id, clientId, orderId, amount, paymentMethod, CaptureMethod.MANUAL,
+				now.plus(authorizationWindow), now);
 	}
 
 	@Override
@@ -138,9 +185,14 @@ public class Payment extends ProviderResource implements Persistable<UUID> {
 		return this.status;
 	}
 
+	/**
+	 * An approved manual payment is {@code AUTHORIZED}: the provider holds the money but
+	 * has not taken it.
+	 */
 	@Override
 	protected void moveTo(Outcome outcome, Instant now) {
-		this.status = PaymentStatus.valueOf(outcome.name());
+		this.status = (outcome == Outcome.SUCCEEDED && captureMethod() == CaptureMethod.MANUAL)
+				? PaymentStatus.AUTHORIZED : PaymentStatus.valueOf(outcome.name());
 		this.updatedAt = now;
 	}
 
@@ -156,7 +208,7 @@ public class Payment extends ProviderResource implements Persistable<UUID> {
 	 */
 	public ChargeRequest chargeRequest() {
 		return new ChargeRequest(this.id, providerIdempotencyKey(), amount(), this.paymentMethod, this.orderId,
-				providerReference(), createdAt());
+				providerReference(), createdAt(), captureMethod());
 	}
 
 	public PaymentId id() {
@@ -186,6 +238,41 @@ public class Payment extends ProviderResource implements Persistable<UUID> {
 
 	public PaymentStatus status() {
 		return this.status;
+	}
+
+	/**
+	 * Whether the payment is charged at once or authorized for later captures.
+	 * @return the capture method
+	 */
+	public CaptureMethod captureMethod() {
+		return CaptureMethod.fromWireName(this.captureMethod)
+			.orElseThrow(() -> new IllegalStateException("Unknown capture method " + this.captureMethod));
+	}
+
+	/**
+	 * What captures took so far, as read with this payment.
+	 * @return minor units of the payment's currency, 0 to the amount
+	 */
+	public long capturedAmount() {
+		return this.capturedAmount;
+	}
+
+	/**
+	 * What captures may still take: the amount less captured and in-flight captures while
+	 * {@code AUTHORIZED}, else 0 (docs/design.md section 15).
+	 * @return minor units of the payment's currency
+	 */
+	public long capturableAmount() {
+		return (this.status == PaymentStatus.AUTHORIZED) ? this.amount - this.capturedAmount - this.capturesInFlight
+				: 0;
+	}
+
+	/**
+	 * When a manual payment's authorization lapses (docs/design.md section 15).
+	 * @return UTC, microsecond precision; {@code null} for an automatic payment
+	 */
+	public @Nullable Instant authorizationExpiresAt() {
+		return this.authorizationExpiresAt;
 	}
 
 	/**

@@ -1,7 +1,12 @@
 package dev.payonce.payment;
 
+import java.time.Instant;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.swagger.v3.oas.annotations.media.Schema;
 import org.jspecify.annotations.Nullable;
+
+import dev.payonce.provider.CaptureMethod;
 
 /**
  * The receipt of a payment as the API shows it (docs/design.md section 2).
@@ -15,6 +20,15 @@ import org.jspecify.annotations.Nullable;
  * @param providerReference the provider's id of the charge, {@code null} while none is
  * known
  * @param createdAt the creation time, ISO-8601 in UTC
+ * @param capture {@code manual} for a payment authorized for later captures; absent
+ * (never {@code null} in JSON) for one charged at once, whose receipt is the one it had
+ * before manual capture existed (docs/design.md section 15)
+ * @param capturableAmount what captures may still take, in minor units; absent for an
+ * automatic payment
+ * @param capturedAmount what captures took, in minor units; absent for an automatic
+ * payment
+ * @param authorizationExpiresAt when the hold lapses, ISO-8601 in UTC; absent for an
+ * automatic payment
  */
 @Schema(name = "Payment", description = "A payment of the calling client. New members may appear.",
 		requiredProperties = { "id", "orderId", "amount", "currency", "status", "providerReference", "createdAt" })
@@ -33,7 +47,20 @@ public record PaymentReceipt(@Schema(format = "uuid", example = "6a0c3cb5-0f69-4
 		@Schema(nullable = true, description = "The provider's id of the charge; null while none is known",
 				example = "sim_ch_5f0e8c1d2b3a4f5e6d7c8b9a") @Nullable String providerReference,
 		@Schema(format = "date-time", description = "When the payment was created, UTC",
-				example = "2026-11-29T19:49:31.093136Z") String createdAt) {
+				example = "2026-11-29T19:49:31.093136Z") String createdAt,
+		@JsonInclude(JsonInclude.Include.NON_NULL) @Schema(allowableValues = "manual",
+				description = "manual for a payment authorized for later captures; absent for one charged at once",
+				example = "manual") @Nullable String capture,
+		@JsonInclude(JsonInclude.Include.NON_NULL) @Schema(format = "int64", minimum = "0", maximum = "99999999999",
+				description = "Manual payments only: what captures may still take, in minor units (the amount "
+						+ "less captured and in-flight captures) while AUTHORIZED, else 0",
+				example = "1200") @Nullable Long capturableAmount,
+		@JsonInclude(JsonInclude.Include.NON_NULL) @Schema(format = "int64", minimum = "0", maximum = "99999999999",
+				description = "Manual payments only: what captures took, in minor units",
+				example = "0") @Nullable Long capturedAmount,
+		@JsonInclude(JsonInclude.Include.NON_NULL) @Schema(format = "date-time",
+				description = "Manual payments only: when the provider's hold lapses, UTC",
+				example = "2026-12-06T19:49:31.093136Z") @Nullable String authorizationExpiresAt) {
 
 	/**
 	 * The receipt of a payment.
@@ -41,9 +68,13 @@ public record PaymentReceipt(@Schema(format = "uuid", example = "6a0c3cb5-0f69-4
 	 * @return its receipt
 	 */
 	public static PaymentReceipt of(Payment payment) {
+		boolean manual = payment.captureMethod() == CaptureMethod.MANUAL;
+		Instant expiresAt = payment.authorizationExpiresAt();
 		return new PaymentReceipt(payment.id().toString(), payment.orderId(), payment.amount().minorUnits(),
 				payment.amount().currency().getCurrencyCode(), payment.refundedAmount(), payment.status(),
-				payment.providerReference(), payment.createdAt().toString());
+				payment.providerReference(), payment.createdAt().toString(),
+				manual ? CaptureMethod.MANUAL.wireName() : null, manual ? payment.capturableAmount() : null,
+				manual ? payment.capturedAmount() : null, (manual && expiresAt != null) ? expiresAt.toString() : null);
 	}
 
 }

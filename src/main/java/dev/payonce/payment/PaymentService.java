@@ -49,11 +49,15 @@ public class PaymentService {
 
 	private final OperationContext context;
 
-	PaymentService(IdempotencyService idempotency, Payments payments, Charges charges, OperationContext context) {
+	private final PaymentGateway gateway;
+
+	PaymentService(IdempotencyService idempotency, Payments payments, Charges charges, OperationContext context,
+			PaymentGateway gateway) {
 		this.idempotency = idempotency;
 		this.payments = payments;
 		this.charges = charges;
 		this.context = context;
+		this.gateway = gateway;
 	}
 
 	/**
@@ -81,13 +85,22 @@ public class PaymentService {
 		};
 	}
 
-	/** One request's steps: the claim writes a {@code PENDING} payment with the key. */
+	/**
+	 * One request's steps: the claim writes a {@code PENDING} payment with the key, to be
+	 * charged at once or only authorized (docs/design.md section 15).
+	 */
 	private IdempotentOperation<Payment, GatewayResult> charge(PaymentCommand command) {
 		return this.charges.new Request() {
 			@Override
 			public Payment create(UUID resourceId) {
-				return Payment.pending(new PaymentId(resourceId), command.clientId(), command.orderId(),
-						command.amount(), command.paymentMethod(), PaymentService.this.context.now());
+				PaymentId id = new PaymentId(resourceId);
+				return switch (command.capture()) {
+					case AUTOMATIC -> Payment.pending(id, command.clientId(), command.orderId(), command.amount(),
+							command.paymentMethod(), PaymentService.this.context.now());
+					case MANUAL -> Payment.authorizing(id, command.clientId(), command.orderId(), command.amount(),
+							command.paymentMethod(), PaymentService.this.gateway.authorizationWindow(),
+							PaymentService.this.context.now());
+				};
 			}
 		};
 	}

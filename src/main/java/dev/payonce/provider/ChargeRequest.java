@@ -26,9 +26,27 @@ import org.jspecify.annotations.Nullable;
  * @param createdAt when the payment was created: no charge call for it was sent before
  * this instant, so a lookup that proves absence need only read the provider's charges
  * created since then (allowing for clock skew, docs/design.md section 5)
+ * @param captureMethod {@link CaptureMethod#AUTOMATIC} to charge at once,
+ * {@link CaptureMethod#MANUAL} to authorize only (docs/design.md section 15)
  */
 public record ChargeRequest(UUID paymentId, String providerIdempotencyKey, Money amount, String paymentMethod,
-		String orderId, @Nullable String providerReference, Instant createdAt) {
+		String orderId, @Nullable String providerReference, Instant createdAt, CaptureMethod captureMethod) {
+
+	/**
+	 * A charge captured at once.
+	 * @param paymentId Payonce's payment id
+	 * @param providerIdempotencyKey the provider idempotency key
+	 * @param amount the amount in minor units
+	 * @param paymentMethod the provider's payment method token
+	 * @param orderId the client's order id
+	 * @param providerReference the provider's id of the charge, or {@code null}
+	 * @param createdAt when the payment was created
+	 */
+	public ChargeRequest(UUID paymentId, String providerIdempotencyKey, Money amount, String paymentMethod,
+			String orderId, @Nullable String providerReference, Instant createdAt) {
+		this(paymentId, providerIdempotencyKey, amount, paymentMethod, orderId, providerReference, createdAt,
+				CaptureMethod.AUTOMATIC);
+	}
 
 	/**
 	 * A charge whose payment's creation time is not known: a lookup that proves absence

@@ -78,6 +78,18 @@ public interface PaymentGateway {
 	}
 
 	/**
+	 * How long the provider holds an authorization made with {@link CaptureMethod#MANUAL}
+	 * before it lapses and no capture can take it (docs/design.md section 15). Payonce
+	 * counts it from the payment's creation, before the provider's own start, so it
+	 * refuses a capture no later than the provider would.
+	 * @return the hold window; 7 days by default (Stripe's for most card payments,
+	 * https://docs.stripe.com/payments/place-a-hold-on-a-payment-method)
+	 */
+	default Duration authorizationWindow() {
+		return Duration.ofDays(7);
+	}
+
+	/**
 	 * Refunds once per provider idempotency key (docs/design.md section 8).
 	 * @param request what to refund, and of which charge
 	 * @return {@link GatewayResult.Approved} with the provider's id of the refund,

@@ -91,7 +91,8 @@ class PaymentEvents {
 		if (outcome instanceof GatewayResult.Approved && payment.status() == PaymentStatus.DECLINED) {
 			return succeededAfterDecline(delivery, payment);
 		}
-		boolean agrees = (outcome instanceof GatewayResult.Approved) ? payment.status() == PaymentStatus.SUCCEEDED
+		boolean agrees = (outcome instanceof GatewayResult.Approved)
+				? payment.status() == PaymentStatus.SUCCEEDED || payment.status() == PaymentStatus.AUTHORIZED
 				: payment.status() == PaymentStatus.DECLINED;
 		if (!agrees) {
 			log.warn("Webhook event {} ({}) disagrees with payment {}, which is {}: a final payment never changes",

@@ -43,7 +43,8 @@ import dev.payonce.provider.RefundRequest;
  * and a repeated key returns the first charge's result. Payment methods (after Stripe's
  * test tokens): {@code pm_card_chargeDeclined} declines with {@code card_declined},
  * {@code pm_card_chargeDeclinedInsufficientFunds} with {@code insufficient_funds}; any
- * other token is approved. Refunds work the same way in their own ledger,
+ * other token is approved; a manual payment's charge is only authorized
+ * ({@code capture_method} {@code manual}). Refunds work the same way in their own ledger,
  * {@code simulated_provider_refunds}, deduplicated by the refund's provider idempotency
  * key. Faults come from {@link SimulatorProperties} and apply to charges and refunds
  * alike; lookups of either take the configured latency. When its ledger (which shares the
@@ -189,6 +190,12 @@ class SimulatorPaymentGateway implements PaymentGateway {
 			.orElseGet(() -> new GatewayResult.NotAttempted("no refund under this provider idempotency key"));
 	}
 
+	/** The configured hold window of a manual payment's authorization. */
+	@Override
+	public Duration authorizationWindow() {
+		return this.properties.authorizationWindow();
+	}
+
 	@Override
 	public Duration worstCaseCallDuration() {
 		return this.properties.timeout();
@@ -205,8 +212,8 @@ class SimulatorPaymentGateway implements PaymentGateway {
 		Optional<GatewayResult> inserted = this.jdbc
 			.sql("""
 					INSERT INTO simulated_provider_charges
-					    (provider_reference, provider_idempotency_key, amount, currency, payment_method, outcome, decline_code, created_at)
-					VALUES (:reference, :key, :amount, :currency, :paymentMethod, :outcome, :declineCode, :now)
+					    (provider_reference, provider_idempotency_key, amount, currency, payment_method, outcome, decline_code, created_at, capture_method)
+					VALUES (:reference, :key, :amount, :currency, :paymentMethod, :outcome, :declineCode, :now, :captureMethod)
 					ON CONFLICT (provider_idempotency_key) DO NOTHING
 					RETURNING provider_reference, outcome, decline_code
 					""")
@@ -218,6 +225,7 @@ class SimulatorPaymentGateway implements PaymentGateway {
 			.param("outcome", (declineCode != null) ? "DECLINED" : "SUCCEEDED")
 			.param("declineCode", declineCode)
 			.param("now", now.atOffset(ZoneOffset.UTC))
+			.param("captureMethod", request.captureMethod().wireName())
 			.query((rs, row) -> outcome(rs.getString("provider_reference"), rs.getString("outcome"),
 					rs.getString("decline_code")))
 			.optional();

@@ -3,6 +3,7 @@ package dev.payonce.gateway.simulator;
 import java.time.Duration;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
@@ -26,19 +27,27 @@ import org.springframework.validation.annotation.Validated;
  * charged)
  * @param timeoutAfterCharge charge, then time out ({@code Unknown} while the ledger holds
  * the charge)
+ * @param authorizationWindow how long an authorization made for a manual payment holds
+ * before it lapses (default 7 days, docs/design.md section 15)
  */
 @Validated
 @ConfigurationProperties("payonce.gateway.simulator")
 public record SimulatorProperties(@DefaultValue("0s") Duration latency, @DefaultValue("10s") Duration timeout,
 		@DefaultValue("0s") Duration delayAfterCharge, @DefaultValue Fault refuse,
-		@DefaultValue Fault errorBeforeCharge, @DefaultValue Fault timeoutAfterCharge) {
+		@DefaultValue Fault errorBeforeCharge, @DefaultValue Fault timeoutAfterCharge,
+		@DefaultValue("7d") Duration authorizationWindow) {
 
 	/**
 	 * Checks the durations.
-	 * @throws IllegalArgumentException if a duration is negative or the timeout is not
-	 * positive
+	 * @throws IllegalArgumentException if a duration is negative or the timeout or the
+	 * authorization window is not positive
 	 */
+	@ConstructorBinding
 	public SimulatorProperties {
+		if (!authorizationWindow.isPositive()) {
+			throw new IllegalArgumentException(
+					"payonce.gateway.simulator.authorization-window must be positive, got " + authorizationWindow);
+		}
 		if (latency.isNegative() || delayAfterCharge.isNegative()) {
 			throw new IllegalArgumentException(
 					"payonce.gateway.simulator latency and delay-after-charge must not be negative");
@@ -46,6 +55,20 @@ public record SimulatorProperties(@DefaultValue("0s") Duration latency, @Default
 		if (timeout.isNegative() || timeout.isZero()) {
 			throw new IllegalArgumentException("payonce.gateway.simulator.timeout must be positive, got " + timeout);
 		}
+	}
+
+	/**
+	 * Settings with the default authorization window of 7 days.
+	 * @param latency how long each provider call takes
+	 * @param timeout the simulated client timeout of one provider call
+	 * @param delayAfterCharge how long the provider takes to answer after a new charge
+	 * @param refuse refuse before charging
+	 * @param errorBeforeCharge fail with a 5xx before charging
+	 * @param timeoutAfterCharge charge, then time out
+	 */
+	public SimulatorProperties(Duration latency, Duration timeout, Duration delayAfterCharge, Fault refuse,
+			Fault errorBeforeCharge, Fault timeoutAfterCharge) {
+		this(latency, timeout, delayAfterCharge, refuse, errorBeforeCharge, timeoutAfterCharge, Duration.ofDays(7));
 	}
 
 	/**

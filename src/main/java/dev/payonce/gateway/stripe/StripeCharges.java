@@ -20,6 +20,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.payonce.provider.CaptureMethod;
 import dev.payonce.provider.ChargeRequest;
 import dev.payonce.provider.ExtraCharge;
 import dev.payonce.provider.GatewayResult;
@@ -33,8 +34,8 @@ import dev.payonce.provider.GatewayResult;
  * three-decimal currencies ending in 0) and the currency,
  * {@code error_on_requires_action} (a server cannot authenticate for the customer) and no
  * redirects; the payment's provider idempotency key goes in the request options and its
- * payment id in {@code metadata[payonce_payment_id]}. Answers map as
- * {@link StripeOutcomes} states.
+ * payment id in {@code metadata[payonce_payment_id]}; a manual payment adds
+ * {@code capture_method=manual}. Answers map as {@link StripeOutcomes} states.
  *
  * <p>
  * The safety net against a second charge (docs/design.md section 5, "Extra charges")
@@ -60,7 +61,7 @@ final class StripeCharges {
 		if (!StripeAmounts.limits(request.amount().currency()).allows(request.amount().minorUnits())) {
 			return StripeOutcomes.notSent(request.amount());
 		}
-		PaymentIntentCreateParams params = PaymentIntentCreateParams.builder()
+		PaymentIntentCreateParams.Builder builder = PaymentIntentCreateParams.builder()
 			.setAmount(StripeAmounts.toStripe(request.amount()))
 			.setCurrency(request.amount().currency().getCurrencyCode().toLowerCase(Locale.ROOT))
 			.setPaymentMethod(request.paymentMethod())
@@ -72,8 +73,12 @@ final class StripeCharges {
 				.build())
 			.setDescription(request.orderId())
 			.putMetadata(PAYMENT_ID_METADATA, request.paymentId().toString())
-			.putMetadata("payonce_order_id", request.orderId())
-			.build();
+			.putMetadata("payonce_order_id", request.orderId());
+		if (request.captureMethod() == CaptureMethod.MANUAL) {
+			// Authorize only; an automatic payment's parameters stay as they always were.
+			builder.setCaptureMethod(PaymentIntentCreateParams.CaptureMethod.MANUAL);
+		}
+		PaymentIntentCreateParams params = builder.build();
 		RequestOptions options = RequestOptions.builder().setIdempotencyKey(request.providerIdempotencyKey()).build();
 		try {
 			return StripeOutcomes.of(this.stripe.v1().paymentIntents().create(params, options));

@@ -101,7 +101,13 @@ import dev.payonce.provider.Money;
  * outcome is not known from this answer</td>
  * </tr>
  * <tr>
- * <td>PaymentIntent {@code processing}, {@code requires_capture}, other</td>
+ * <td>PaymentIntent {@code requires_capture} with {@code capture_method=manual}</td>
+ * <td>Approved: the authorization a manual payment asked for</td>
+ * <td>https://docs.stripe.com/payments/place-a-hold-on-a-payment-method</td>
+ * </tr>
+ * <tr>
+ * <td>PaymentIntent {@code processing}, {@code requires_capture} of an automatic one,
+ * other</td>
  * <td>Unknown, carrying the PaymentIntent's id</td>
  * <td>no final outcome yet; a webhook or reconciliation settles it</td>
  * </tr>
@@ -160,6 +166,11 @@ final class StripeOutcomes {
 	 */
 	static GatewayResult of(PaymentIntent intent) {
 		String status = (intent.getStatus() != null) ? intent.getStatus() : "";
+		if ("requires_capture".equals(status) && "manual".equals(intent.getCaptureMethod())) {
+			// A manual PaymentIntent authorized: the hold is the approval Payonce asked
+			// for (https://docs.stripe.com/payments/place-a-hold-on-a-payment-method).
+			return new GatewayResult.Approved(intent.getId());
+		}
 		return switch (status) {
 			case "succeeded" -> new GatewayResult.Approved(intent.getId());
 			case "requires_payment_method" ->

@@ -20,6 +20,11 @@ record PaymentRequestDocument(
 				example = "ILS") String currency,
 		@Schema(requiredMode = Schema.RequiredMode.NOT_REQUIRED, pattern = "^[A-Za-z0-9_]{1,64}$",
 				description = "Provider payment method token; default pm_card_visa",
-				example = "pm_card_visa") String paymentMethod) {
+				example = "pm_card_visa") String paymentMethod,
+		@Schema(requiredMode = Schema.RequiredMode.NOT_REQUIRED, allowableValues = {
+				"automatic", "manual" },
+				description = "automatic (the default) charges at once; manual only authorizes: the payment "
+						+ "answers AUTHORIZED and its money is taken by captures or released by a void",
+				example = "automatic") String capture){
 
 }

@@ -25,6 +25,7 @@ import org.springframework.stereotype.Component;
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.provider.AmountLimits;
+import dev.payonce.provider.CaptureMethod;
 import dev.payonce.provider.Money;
 import dev.payonce.payment.PaymentCommand;
 import dev.payonce.provider.PaymentGateway;
@@ -35,13 +36,15 @@ import dev.payonce.web.Problems;
  * object with no unknown or duplicate members; {@code amount} a JSON integer in minor
  * units, never a fraction, exponent or string, never rounded; {@code currency} an ISO
  * 4217 code with minor units, in any letter case; the amount one the active provider can
- * take in that currency. A member may be omitted where the contract allows, but never
- * sent as JSON {@code null}. Every problem found is reported, not just the first.
+ * take in that currency; {@code capture} {@code automatic} (the default) or
+ * {@code manual} (docs/design.md section 15). A member may be omitted where the contract
+ * allows, but never sent as JSON {@code null}. Every problem found is reported, not just
+ * the first.
  */
 @Component
 public class PaymentRequestReader {
 
-	private static final Set<String> FIELDS = Set.of("orderId", "amount", "currency", "paymentMethod");
+	private static final Set<String> FIELDS = Set.of("orderId", "amount", "currency", "paymentMethod", "capture");
 
 	/**
 	 * A JSON {@code null} is never a value: an optional member is omitted, not null, so
@@ -99,6 +102,7 @@ public class PaymentRequestReader {
 				errors.add(new FieldError(field, violation.getMessage()));
 			}
 		}
+		CaptureMethod capture = capture(root, errors);
 		Currency currency = currency(request.currency(), errors);
 		if (!errors.isEmpty() || request.orderId() == null || request.amount() == null || currency == null) {
 			errors.sort(Comparator.comparing(FieldError::field).thenComparing(FieldError::message));
@@ -111,7 +115,26 @@ public class PaymentRequestReader {
 		if (!limits.allows(amount.minorUnits())) {
 			throw PaymentProblems.amountNotSupported(amount, limits, false);
 		}
-		return new PaymentCommand(clientId, key, request.orderId(), amount, paymentMethod);
+		return new PaymentCommand(clientId, key, request.orderId(), amount, paymentMethod, capture);
+	}
+
+	/**
+	 * The {@code capture} member: {@code automatic} or {@code manual}, lower case.
+	 * @return the method; {@link CaptureMethod#AUTOMATIC} when absent or wrong (then
+	 * listed in {@code errors})
+	 */
+	private static CaptureMethod capture(JsonNode root, List<FieldError> errors) {
+		int before = errors.size();
+		@Nullable String text = text(root, "capture", errors);
+		if (text == null) {
+			return CaptureMethod.AUTOMATIC;
+		}
+		return CaptureMethod.fromWireName(text).orElseGet(() -> {
+			if (errors.size() == before) {
+				errors.add(new FieldError("capture", "must be automatic or manual"));
+			}
+			return CaptureMethod.AUTOMATIC;
+		});
 	}
 
 	/**
