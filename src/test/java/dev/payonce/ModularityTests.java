@@ -19,13 +19,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The module rules (docs/modules.md): the engine and the provider kernel know no
- * operation, operations depend on each other in one direction only (refund on payment,
- * webhook on payment and refund), the adapters know only the provider port (and the
- * problem rendering of {@code web}), and nothing depends on an adapter.
+ * operation, operations depend on each other in one direction only (refund and capture on
+ * payment, webhook on payment and refund), the adapters know only the provider port (and
+ * the problem rendering of {@code web}), and nothing depends on an adapter.
  */
 class ModularityTests {
 
-	private static final List<String> OPERATIONS = List.of("payment", "refund", "webhook");
+	private static final List<String> OPERATIONS = List.of("payment", "refund", "capture", "webhook");
 
 	private final ApplicationModules modules = ApplicationModules.of(PayonceApplication.class);
 
@@ -40,14 +40,15 @@ class ModularityTests {
 	}
 
 	@Test
-	void paymentDependsOnNeitherRefundNorWebhook() {
-		assertThat(dependencies("payment")).doesNotContain("refund", "webhook");
+	void paymentDependsOnNeitherRefundNorCaptureNorWebhook() {
+		assertThat(dependencies("payment")).doesNotContain("refund", "capture", "webhook");
 	}
 
 	@Test
-	void operationsDependOnEachOtherOnlyRefundOnPaymentAndWebhookOnPaymentAndRefund() {
+	void operationsDependOnEachOtherOnlyRefundAndCaptureOnPaymentAndWebhookOnPaymentAndRefund() {
 		assertThat(operationDependencies("payment")).isEmpty();
 		assertThat(operationDependencies("refund")).containsExactly("payment");
+		assertThat(operationDependencies("capture")).containsExactly("payment");
 		assertThat(operationDependencies("webhook")).containsExactlyInAnyOrder("payment", "refund");
 	}
 

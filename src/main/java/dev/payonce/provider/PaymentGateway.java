@@ -112,6 +112,33 @@ public interface PaymentGateway {
 	GatewayResult lookupRefund(RefundRequest request);
 
 	/**
+	 * Captures part or all of a manual payment's authorization, once per provider
+	 * idempotency key (docs/design.md section 15). Several captures of one authorization
+	 * may follow each other until their sum reaches its amount.
+	 * @param request what to capture, and of which charge
+	 * @return {@link GatewayResult.Approved} with the provider's id of the capture,
+	 * {@link GatewayResult.Declined} when the provider refuses it for good (the hold
+	 * lapsed or was released, more than is left), {@link GatewayResult.NotAttempted} when
+	 * it refused before processing, {@link GatewayResult.Unknown} when the outcome is
+	 * unknown; never exceptions. By default declined with {@code capture_not_supported}
+	 * for a provider that cannot capture
+	 */
+	default GatewayResult capture(CaptureRequest request) {
+		return new GatewayResult.Declined("none", "capture_not_supported");
+	}
+
+	/**
+	 * Asks what happened to a capture, without ever capturing (reconciliation).
+	 * @param request the capture as {@link #capture} is (or would have been) sent
+	 * @return its outcome as {@link #capture} would give it;
+	 * {@link GatewayResult.NotAttempted} when the provider confirms it has no such
+	 * capture; {@link GatewayResult.Unknown} when it could not be asked
+	 */
+	default GatewayResult lookupCapture(CaptureRequest request) {
+		return new GatewayResult.NotAttempted("this provider makes no captures");
+	}
+
+	/**
 	 * The safety net against a second charge (docs/design.md section 5, "Extra charges"):
 	 * finds every charge the provider holds for the payment, under any provider key
 	 * generation, and reverses each one other than {@code kept} that moved or may move

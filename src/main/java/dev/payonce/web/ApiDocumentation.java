@@ -225,6 +225,17 @@ public class ApiDocumentation {
 					new IntegerSchema().format("int64")
 						.minimum(java.math.BigDecimal.ZERO)
 						.description("Minor units the payment has left to refund now (refund-exceeds-refundable)"))
+			.addProperty("captureId",
+					new StringSchema().format("uuid")
+						.description("The capture concerned (capture-declined, capture-failed, "
+								+ "capture-provider-unavailable, capture-outcome-unknown)"))
+			.addProperty("capturableAmount", new IntegerSchema().format("int64")
+				.minimum(java.math.BigDecimal.ZERO)
+				.description("Minor units the authorization has left to capture now (capture-exceeds-capturable)"))
+			.addProperty("voidId",
+					new StringSchema().format("uuid")
+						.description("The void concerned (void-declined, void-failed, void-provider-unavailable, "
+								+ "void-outcome-unknown)"))
 			.addProperty("currency",
 					new StringSchema().description("The ISO 4217 currency of the amount (amount-not-supported)"))
 			.addProperty("amount",
@@ -241,8 +252,9 @@ public class ApiDocumentation {
 			.addProperty("providerMode",
 					new StringSchema()._enum(List.of("test", "live"))
 						.description("The one mode the payment provider runs in (api-key-mode-mismatch)"))
-			.addProperty("paymentStatus",
-					new StringSchema().description("The payment's status (payment-not-refundable), e.g. DECLINED"))
+			.addProperty("paymentStatus", new StringSchema().description(
+					"The payment's status (payment-not-refundable, payment-not-capturable, payment-not-voidable), "
+							+ "e.g. DECLINED"))
 			.addProperty("errors", new ArraySchema().items(new Schema<>().$ref("#/components/schemas/FieldError"))
 				.description("Each broken rule of the body (invalid-request)"));
 		problem.setRequired(List.of("type", "title", "status"));

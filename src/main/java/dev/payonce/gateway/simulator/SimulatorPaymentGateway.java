@@ -27,6 +27,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.payonce.gateway.simulator.SimulatorProperties.Fault;
+import dev.payonce.provider.CaptureRequest;
 import dev.payonce.provider.ChargeRequest;
 import dev.payonce.provider.GatewayResult;
 import dev.payonce.provider.PaymentGateway;
@@ -46,10 +47,11 @@ import dev.payonce.provider.RefundRequest;
  * other token is approved; a manual payment's charge is only authorized
  * ({@code capture_method} {@code manual}). Refunds work the same way in their own ledger,
  * {@code simulated_provider_refunds}, deduplicated by the refund's provider idempotency
- * key. Faults come from {@link SimulatorProperties} and apply to charges and refunds
- * alike; lookups of either take the configured latency. When its ledger (which shares the
- * application's database and connection pool) cannot be reached, a call or lookup answers
- * an unknown outcome, as a real provider's internal failure would, rather than throwing.
+ * key, and so do captures, in {@code simulated_provider_captures}. Faults come from
+ * {@link SimulatorProperties} and apply to charges and refunds alike; lookups of either
+ * take the configured latency. When its ledger (which shares the application's database
+ * and connection pool) cannot be reached, a call or lookup answers an unknown outcome, as
+ * a real provider's internal failure would, rather than throwing.
  */
 @Component
 @ConditionalOnProperty(name = "payonce.gateway.provider", havingValue = "simulator", matchIfMissing = true)
@@ -92,6 +94,92 @@ class SimulatorPaymentGateway implements PaymentGateway {
 	@Override
 	public GatewayResult refund(RefundRequest request) {
 		return call(() -> refundOnce(request));
+	}
+
+	@Override
+	public GatewayResult capture(CaptureRequest request) {
+		return call(() -> captureOnce(request));
+	}
+
+	@Override
+	public GatewayResult lookupCapture(CaptureRequest request) {
+		return lookupWithFaults(() -> this.jdbc.sql("""
+				SELECT provider_reference, outcome, decline_code
+				FROM simulated_provider_captures WHERE provider_idempotency_key = :key
+				""")
+			.param("key", request.providerIdempotencyKey())
+			.query((rs, row) -> outcome(rs.getString("provider_reference"), rs.getString("outcome"),
+					rs.getString("decline_code")))
+			.optional()
+			.orElseGet(() -> new GatewayResult.NotAttempted("no capture under this provider idempotency key")));
+	}
+
+	/**
+	 * Captures once per provider idempotency key, in one auto-committed statement: it
+	 * adds the capture to the charge's {@code captured_total} by a conditional
+	 * {@code UPDATE}, which PostgreSQL re-checks against the newest row version when
+	 * another capture of the charge committed first, so concurrent captures of one charge
+	 * are judged one after the other without holding a lock between statements. Declined
+	 * with {@code charge_not_capturable} unless the charge is an approved manual one not
+	 * voided, {@code authorization_expired} once its hold window (counted from the
+	 * charge) has passed, and {@code amount_too_large} when its captures would exceed its
+	 * amount. A repeated key returns the first capture's result.
+	 */
+	private Entry captureOnce(CaptureRequest request) {
+		Optional<GatewayResult> inserted = this.jdbc
+			.sql("""
+					WITH taken AS (
+					    UPDATE simulated_provider_charges SET captured_total = captured_total + :amount
+					    WHERE provider_reference = :charge AND capture_method = 'manual' AND outcome = 'SUCCEEDED'
+					      AND voided_at IS NULL AND created_at + CAST(:window AS interval) > :now
+					      AND captured_total + :amount <= amount
+					      AND NOT EXISTS (SELECT 1 FROM simulated_provider_captures WHERE provider_idempotency_key = :key)
+					    RETURNING provider_reference),
+					verdict AS (
+					    SELECT CASE
+					        WHEN EXISTS (SELECT 1 FROM taken) THEN NULL
+					        WHEN c.provider_reference IS NULL OR c.capture_method <> 'manual' OR c.outcome <> 'SUCCEEDED'
+					             OR c.voided_at IS NOT NULL THEN 'charge_not_capturable'
+					        WHEN c.created_at + CAST(:window AS interval) <= :now THEN 'authorization_expired'
+					        ELSE 'amount_too_large'
+					    END AS decline_code
+					    FROM (SELECT 1) AS one
+					    LEFT JOIN simulated_provider_charges c ON c.provider_reference = :charge)
+					INSERT INTO simulated_provider_captures
+					    (provider_reference, provider_idempotency_key, charge_reference, amount, outcome, decline_code, created_at)
+					SELECT :reference, :key, :charge, :amount,
+					       CASE WHEN decline_code IS NULL THEN 'SUCCEEDED' ELSE 'DECLINED' END, decline_code, :now
+					FROM verdict
+					ON CONFLICT (provider_idempotency_key) DO NOTHING
+					RETURNING provider_reference, outcome, decline_code
+					""")
+			.param("reference", "sim_cp_" + HexFormat.of().formatHex(randomBytes()))
+			.param("key", request.providerIdempotencyKey())
+			.param("charge", request.chargeReference())
+			.param("amount", request.amount().minorUnits())
+			.param("window", this.properties.authorizationWindow().toSeconds() + " seconds")
+			.param("now", this.clock.instant().atOffset(ZoneOffset.UTC))
+			.query((rs, row) -> outcome(rs.getString("provider_reference"), rs.getString("outcome"),
+					rs.getString("decline_code")))
+			.optional();
+		if (inserted.isPresent()) {
+			return new Entry(inserted.get(), true);
+		}
+		log.info("Simulated provider deduplicated a capture by its provider idempotency key");
+		GatewayResult result = this.jdbc.sql("""
+				SELECT provider_reference, amount, charge_reference, outcome, decline_code
+				FROM simulated_provider_captures WHERE provider_idempotency_key = :key
+				""")
+			.param("key", request.providerIdempotencyKey())
+			.query((rs,
+					row) -> (rs.getLong("amount") == request.amount().minorUnits()
+							&& rs.getString("charge_reference").equals(request.chargeReference()))
+									? outcome(rs.getString("provider_reference"), rs.getString("outcome"),
+											rs.getString("decline_code"))
+									: new GatewayResult.NotAttempted(
+											"provider idempotency key reused with different parameters"))
+			.single();
+		return new Entry(result, false);
 	}
 
 	/**
