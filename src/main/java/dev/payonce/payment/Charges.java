@@ -53,6 +53,8 @@ class Charges extends ProviderOperation<Payment, GatewayResult> {
 			case DECLINED -> this.responses.declined(payment);
 			case FAILED -> this.responses.failed(payment);
 			case PENDING -> throw new IllegalStateException("Payment " + payment.id() + " is not final");
+			// Only an AUTHORIZED payment is voided, long after its charge completed.
+			case VOIDED -> throw new IllegalStateException("Payment " + payment.id() + " is voided, not charged");
 		};
 	}
 

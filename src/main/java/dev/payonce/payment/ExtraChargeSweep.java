@@ -87,8 +87,8 @@ public class ExtraChargeSweep {
 	private int sweepPayments(Instant since) {
 		int found = 0;
 		for (Payment payment : this.payments.findExtraChargeCandidates(since, Limit.of(BATCH))) {
-			String kept = (payment.status() == PaymentStatus.SUCCEEDED || payment.status() == PaymentStatus.AUTHORIZED)
-					? payment.providerReference() : null;
+			String kept = (payment.status() == PaymentStatus.SUCCEEDED || payment.status() == PaymentStatus.AUTHORIZED
+					|| payment.status() == PaymentStatus.VOIDED) ? payment.providerReference() : null;
 			Optional<List<ExtraCharge>> extras = this.gateway.reverseExtraCharges(payment.chargeRequest(), kept);
 			for (ExtraCharge extra : extras.orElse(List.of())) {
 				if (extra.reversal() == ExtraCharge.Reversal.ALREADY_REVERSED) {

@@ -7,7 +7,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * {@code AUTHORIZED} (a manual payment, section 15) may change; the others are final.
  */
 @Schema(enumAsRef = true,
-		description = "PENDING and AUTHORIZED may still change; SUCCEEDED, DECLINED and FAILED are final. "
+		description = "PENDING and AUTHORIZED may still change; SUCCEEDED, DECLINED, FAILED and VOIDED are final. "
 				+ "New values may appear: treat an unknown one as not final.")
 public enum PaymentStatus {
 
@@ -27,6 +27,12 @@ public enum PaymentStatus {
 	DECLINED,
 
 	/** Reconciliation gave up: the provider has no record of a charge. */
-	FAILED
+	FAILED,
+
+	/**
+	 * A manual payment whose authorization a void released (docs/design.md section 15);
+	 * what captures took before stays captured.
+	 */
+	VOIDED
 
 }

@@ -139,6 +139,30 @@ public interface PaymentGateway {
 	}
 
 	/**
+	 * Releases what is left of a manual payment's authorization, once per provider
+	 * idempotency key (docs/design.md section 15); no capture of it succeeds after.
+	 * @param request the void, and of which charge
+	 * @return {@link GatewayResult.Approved} with the provider's id of the void,
+	 * {@link GatewayResult.Declined} when the provider refuses it for good (already
+	 * captured in full, or released), {@link GatewayResult.NotAttempted} when it refused
+	 * before processing, {@link GatewayResult.Unknown} when the outcome is unknown; never
+	 * exceptions. By default declined with {@code void_not_supported}
+	 */
+	default GatewayResult voidAuthorization(VoidRequest request) {
+		return new GatewayResult.Declined("none", "void_not_supported");
+	}
+
+	/**
+	 * Asks what happened to a void, without ever voiding (reconciliation).
+	 * @param request the void as {@link #voidAuthorization} is (or would have been) sent
+	 * @return its outcome; {@link GatewayResult.NotAttempted} when the provider confirms
+	 * it has no such void; {@link GatewayResult.Unknown} when it could not be asked
+	 */
+	default GatewayResult lookupVoid(VoidRequest request) {
+		return new GatewayResult.NotAttempted("this provider makes no voids");
+	}
+
+	/**
 	 * The safety net against a second charge (docs/design.md section 5, "Extra charges"):
 	 * finds every charge the provider holds for the payment, under any provider key
 	 * generation, and reverses each one other than {@code kept} that moved or may move

@@ -5,6 +5,7 @@ import java.time.Duration;
 import org.springframework.http.HttpStatus;
 
 import dev.payonce.capture.CaptureId;
+import dev.payonce.capture.VoidId;
 import dev.payonce.payment.PaymentStatus;
 import dev.payonce.payment.web.PaymentProblems;
 import dev.payonce.web.ApiProblem;
@@ -50,6 +51,28 @@ final class CaptureProblems {
 					"The payment provider did not confirm the capture. Retrying with the same Idempotency-Key is safe "
 							+ "and resolves it without a second capture.",
 					"captureId", captureId.toString(), retryAfter);
+	}
+
+	static ApiProblem notVoidable(PaymentStatus status) {
+		return new ApiProblem(HttpStatus.CONFLICT, "payment-not-voidable", "Payment not voidable",
+				"Only an AUTHORIZED manual payment that no capture or other void holds can be voided; this one is "
+						+ status + ".")
+			.with("paymentStatus", status.name());
+	}
+
+	static ApiProblem voidProviderUnavailable(VoidId voidId, Duration retryAfter) {
+		return PaymentProblems
+			.unresolved("void-provider-unavailable", "Void provider unavailable",
+					"The payment provider refused this attempt before processing it. Retrying with the same "
+							+ "Idempotency-Key is safe and resolves the void.",
+					"voidId", voidId.toString(), retryAfter);
+	}
+
+	static ApiProblem voidOutcomeUnknown(VoidId voidId, Duration retryAfter) {
+		return PaymentProblems.unresolved("void-outcome-unknown", "Void outcome unknown",
+				"The payment provider did not confirm the void. Retrying with the same Idempotency-Key is safe "
+						+ "and resolves it.",
+				"voidId", voidId.toString(), retryAfter);
 	}
 
 	static ApiProblem captureNotFound() {

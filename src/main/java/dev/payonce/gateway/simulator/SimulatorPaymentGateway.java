@@ -32,6 +32,7 @@ import dev.payonce.provider.ChargeRequest;
 import dev.payonce.provider.GatewayResult;
 import dev.payonce.provider.PaymentGateway;
 import dev.payonce.provider.RefundRequest;
+import dev.payonce.provider.VoidRequest;
 
 /**
  * A simulated payment provider with its own ledger, active unless
@@ -112,6 +113,61 @@ class SimulatorPaymentGateway implements PaymentGateway {
 					rs.getString("decline_code")))
 			.optional()
 			.orElseGet(() -> new GatewayResult.NotAttempted("no capture under this provider idempotency key")));
+	}
+
+	@Override
+	public GatewayResult voidAuthorization(VoidRequest request) {
+		return call(() -> voidOnce(request));
+	}
+
+	@Override
+	public GatewayResult lookupVoid(VoidRequest request) {
+		return lookupWithFaults(() -> this.jdbc.sql("""
+				SELECT provider_reference, outcome, decline_code
+				FROM simulated_provider_voids WHERE provider_idempotency_key = :key
+				""")
+			.param("key", request.providerIdempotencyKey())
+			.query((rs, row) -> outcome(rs.getString("provider_reference"), rs.getString("outcome"),
+					rs.getString("decline_code")))
+			.optional()
+			.orElseGet(() -> new GatewayResult.NotAttempted("no void under this provider idempotency key")));
+	}
+
+	/**
+	 * Voids once per provider idempotency key, in one auto-committed statement that marks
+	 * the charge voided by a conditional {@code UPDATE}, judged after any capture of it
+	 * that committed first: declined with {@code charge_not_voidable} unless the charge
+	 * is an approved manual one, not voided, with something left to capture. A repeated
+	 * key returns the first void's result.
+	 */
+	private Entry voidOnce(VoidRequest request) {
+		Optional<GatewayResult> inserted = this.jdbc.sql("""
+				WITH released AS (
+				    UPDATE simulated_provider_charges SET voided_at = :now
+				    WHERE provider_reference = :charge AND capture_method = 'manual' AND outcome = 'SUCCEEDED'
+				      AND voided_at IS NULL AND captured_total < amount
+				      AND NOT EXISTS (SELECT 1 FROM simulated_provider_voids WHERE provider_idempotency_key = :key)
+				    RETURNING provider_reference)
+				INSERT INTO simulated_provider_voids
+				    (provider_reference, provider_idempotency_key, charge_reference, outcome, decline_code, created_at)
+				SELECT :reference, :key, :charge,
+				       CASE WHEN EXISTS (SELECT 1 FROM released) THEN 'SUCCEEDED' ELSE 'DECLINED' END,
+				       CASE WHEN EXISTS (SELECT 1 FROM released) THEN NULL ELSE 'charge_not_voidable' END, :now
+				ON CONFLICT (provider_idempotency_key) DO NOTHING
+				RETURNING provider_reference, outcome, decline_code
+				""")
+			.param("reference", "sim_vd_" + HexFormat.of().formatHex(randomBytes()))
+			.param("key", request.providerIdempotencyKey())
+			.param("charge", request.chargeReference())
+			.param("now", this.clock.instant().atOffset(ZoneOffset.UTC))
+			.query((rs, row) -> outcome(rs.getString("provider_reference"), rs.getString("outcome"),
+					rs.getString("decline_code")))
+			.optional();
+		if (inserted.isPresent()) {
+			return new Entry(inserted.get(), true);
+		}
+		log.info("Simulated provider deduplicated a void by its provider idempotency key");
+		return new Entry(lookupVoid(request), false);
 	}
 
 	/**

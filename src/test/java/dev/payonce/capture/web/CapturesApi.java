@@ -41,6 +41,13 @@ final class CapturesApi {
 			.POST(HttpRequest.BodyPublishers.noBody()));
 	}
 
+	/** POST /payments/{id}/void, without a body. */
+	Reply voidPayment(String paymentId, String key) {
+		return this.api.send(this.api.request("/payments/" + paymentId + "/void")
+			.header("Idempotency-Key", key)
+			.POST(HttpRequest.BodyPublishers.noBody()));
+	}
+
 	Reply get(String path) {
 		return this.api.get(path);
 	}
