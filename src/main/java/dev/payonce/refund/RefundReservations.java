@@ -32,13 +32,13 @@ class RefundReservations {
 	 */
 	RefundOutcome refusal(PaymentId paymentId, ClientId clientId) {
 		return this.jdbc.sql("""
-				SELECT status,
-				    GREATEST(0, amount - refunded_amount - refunds_in_flight - external_refunded_amount) AS refundable
+				SELECT status, %s AS refundable_statuses,
+				    GREATEST(0, %s - refunded_amount - refunds_in_flight - external_refunded_amount) AS refundable
 				FROM payments WHERE id = :paymentId AND client_id = :clientId
-				""")
+				""".formatted(RefundTable.REFUNDABLE, RefundTable.PAID))
 			.param("paymentId", paymentId.value())
 			.param("clientId", clientId.value())
-			.query((rs, row) -> (!PaymentStatus.SUCCEEDED.name().equals(rs.getString("status")))
+			.query((rs, row) -> (!rs.getBoolean("refundable_statuses"))
 					? (RefundOutcome) new RefundOutcome.PaymentNotRefundable(
 							PaymentStatus.valueOf(rs.getString("status")))
 					: new RefundOutcome.ExceedsRefundable(rs.getLong("refundable")))
