@@ -31,7 +31,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -1133,9 +1132,10 @@ class IdempotencyEngineIntegrationTests {
 	 * A guard that refuses every scope named {@code guarded-...}, and nothing else; in a
 	 * claim transaction by its check, in a claim in one statement by its condition (which
 	 * also refuses a statement that does not run at READ COMMITTED); and the declarations
-	 * of the test operations' resources.
+	 * of the test operations' resources. Imported, and not annotated: a nested
+	 * configuration class would join this class's context configuration alone, and
+	 * UnfencedCompletionIntegrationTests could not share the context.
 	 */
-	@TestConfiguration(proxyBeanMethods = false)
 	static class Guarded {
 
 		@Bean

@@ -47,7 +47,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.MOCK,
 		properties = { "payonce.reconciliation.enabled=false", "payonce.idempotency.cleanup.enabled=false" })
-@Import({ TestcontainersConfiguration.class, OffsetClock.Installed.class })
+// The context of IdempotencyEngineIntegrationTests, which runs before this class
+// (ContextGroupingClassOrderer) and so starts it once for both.
+@Import({ TestcontainersConfiguration.class, OffsetClock.Installed.class,
+		IdempotencyEngineIntegrationTests.Guarded.class })
 // The broken engine must serve no other test class.
 @DirtiesContext
 class UnfencedCompletionIntegrationTests {
