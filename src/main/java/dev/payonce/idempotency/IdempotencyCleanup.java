@@ -26,7 +26,7 @@ class IdempotencyCleanup {
 
 	private static final Logger log = LoggerFactory.getLogger(IdempotencyCleanup.class);
 
-	private final IdempotencyRecords records;
+	private final RecordRetention records;
 
 	private final TransactionTemplate transactions;
 
@@ -34,7 +34,7 @@ class IdempotencyCleanup {
 
 	private final Counter deleted;
 
-	IdempotencyCleanup(IdempotencyRecords records, PlatformTransactionManager transactionManager,
+	IdempotencyCleanup(RecordRetention records, PlatformTransactionManager transactionManager,
 			IdempotencyProperties properties, MeterRegistry meters) {
 		this.records = records;
 		this.transactions = new TransactionTemplate(transactionManager);

@@ -101,6 +101,8 @@ public class IdempotencyService {
 
 	private final IdempotencyRecords records;
 
+	private final RecordRetention retention;
+
 	private final CompletedResponses completed;
 
 	private final TransactionTemplate transactions;
@@ -115,11 +117,12 @@ public class IdempotencyService {
 
 	private final List<ClaimGuard> guards;
 
-	IdempotencyService(IdempotencyRecords records, CompletedResponses completed,
+	IdempotencyService(IdempotencyRecords records, RecordRetention retention, CompletedResponses completed,
 			PlatformTransactionManager transactionManager, DataSource dataSource, IdempotencyProperties properties,
 			Clock clock, IdempotencyMetrics metrics, List<ClaimGuard> guards, List<ResourceTable<?>> resources,
 			JdbcClient jdbc, MeterRegistry meters) {
 		this.records = records;
+		this.retention = retention;
 		this.completed = completed;
 		this.transactions = new TransactionTemplate(transactionManager);
 		SessionIsolation.requireAutoCommit(dataSource);
@@ -737,7 +740,7 @@ public class IdempotencyService {
 	 * @return the number of records past their lease now
 	 */
 	public long countExpiredLeases() {
-		return this.records.countExpiredLeases();
+		return this.retention.countExpiredLeases();
 	}
 
 	/**
@@ -747,7 +750,7 @@ public class IdempotencyService {
 	 * lease
 	 */
 	public double oldestExpiredLeaseSeconds() {
-		return this.records.oldestExpiredLease().map((ago) -> ago.toMillis() / 1000.0).orElse(0.0);
+		return this.retention.oldestExpiredLease().map((ago) -> ago.toMillis() / 1000.0).orElse(0.0);
 	}
 
 	/**

@@ -26,7 +26,7 @@ import org.springframework.stereotype.Component;
 @Component
 public class RecordQuota {
 
-	private final IdempotencyRecords records;
+	private final RecordRetention records;
 
 	private final QuotaProperties properties;
 
@@ -34,7 +34,7 @@ public class RecordQuota {
 
 	private final Cache<String, Usage> usage;
 
-	RecordQuota(IdempotencyRecords records, QuotaProperties properties, Clock clock) {
+	RecordQuota(RecordRetention records, QuotaProperties properties, Clock clock) {
 		this.records = records;
 		this.properties = properties;
 		this.clock = clock;
