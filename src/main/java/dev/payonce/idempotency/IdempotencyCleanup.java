@@ -1,6 +1,5 @@
 package dev.payonce.idempotency;
 
-import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
 import io.micrometer.core.instrument.Counter;

@@ -30,9 +30,9 @@ final class PreparedResource<R> {
 
 	private final List<ClaimGuard> guards;
 
-	private final ResourceTable.@Nullable ClaimUpdate update;
+	private final @Nullable ClaimUpdate update;
 
-	private final ResourceTable.@Nullable SecondWrite<R> second;
+	private final @Nullable CompletionUpdate<R> second;
 
 	private final ResourceStatements<R> statements;
 
@@ -43,7 +43,7 @@ final class PreparedResource<R> {
 		this.records = records;
 		this.guards = List.copyOf(guards);
 		this.update = table.claimUpdateDeclared();
-		this.second = table.secondWrite();
+		this.second = table.completionUpdateDeclared();
 		List<@Nullable String> conditions = new ArrayList<>();
 		for (ClaimGuard guard : this.guards) {
 			String condition = guard.condition();
@@ -103,7 +103,7 @@ final class PreparedResource<R> {
 		for (int i = 0; i < updateArguments; i++) {
 			args.add(claimArguments[i]);
 		}
-		for (ResourceTable.Column column : this.statements.inserted()) {
+		for (MappedColumn column : this.statements.inserted()) {
 			if (!fromUpdate(column)) {
 				args.add(column.bind(resource));
 			}
@@ -126,7 +126,7 @@ final class PreparedResource<R> {
 					throw new IllegalStateException("The claim inserted the record without its resource");
 				}
 				if (claimed && this.update != null) {
-					for (ResourceTable.ClaimUpdate.Into into : this.update.into()) {
+					for (ClaimUpdate.Into into : this.update.into()) {
 						into.field().set(resource, into.field().fromDatabase(rs.getObject("r_" + into.returned())));
 					}
 				}
@@ -149,7 +149,7 @@ final class PreparedResource<R> {
 	 * @return the number of rows it updated (the claim stands only on 1)
 	 */
 	int updateForClaim(R resource, Object[] claimArguments) {
-		ResourceTable.ClaimUpdate declared = this.update;
+		ClaimUpdate declared = this.update;
 		String statement = this.statements.claimUpdate();
 		if (declared == null || statement == null) {
 			return 1;
@@ -165,7 +165,7 @@ final class PreparedResource<R> {
 		}).list();
 		if (rows.size() == 1) {
 			for (int i = 0; i < declared.into().size(); i++) {
-				ResourceTable.Accessor field = declared.into().get(i).field();
+				MappedColumn.Accessor field = declared.into().get(i).field();
 				field.set(resource, field.fromDatabase(rows.get(0)[i]));
 			}
 		}
@@ -217,7 +217,7 @@ final class PreparedResource<R> {
 			throw new IllegalStateException(this.table.type().getSimpleName() + " " + this.table.id().bind(resource)
 					+ " changed while it was locked");
 		}
-		ResourceTable.SecondWrite<R> declared = this.second;
+		CompletionUpdate<R> declared = this.second;
 		if (declared != null && this.jdbc.sql(this.statements.secondWrite())
 			.params(secondArguments(declared, resource))
 			.update() != 1) {
@@ -241,7 +241,7 @@ final class PreparedResource<R> {
 		Object[] write = new Object[this.statements.updated().size() + 2];
 		bindWrite(resource, version, write, 0);
 		args.addAll(List.of(write));
-		ResourceTable.SecondWrite<R> declared = this.second;
+		CompletionUpdate<R> declared = this.second;
 		if (declared != null) {
 			args.addAll(List.of(secondArguments(declared, resource)));
 		}
@@ -275,7 +275,7 @@ final class PreparedResource<R> {
 	 * the claim update and its precheck
 	 */
 	private int requireClaimArguments(Object[] claimArguments) {
-		ResourceTable.ClaimUpdate declared = this.update;
+		ClaimUpdate declared = this.update;
 		int own = (declared != null) ? declared.arguments() : 0;
 		int expected = own + ((declared != null) ? declared.precheckArguments() : 0);
 		if (claimArguments.length != expected) {
@@ -300,7 +300,7 @@ final class PreparedResource<R> {
 
 	private int bindWrite(R resource, long version, Object[] args, int from) {
 		int next = from;
-		for (ResourceTable.Column column : this.statements.updated()) {
+		for (MappedColumn column : this.statements.updated()) {
 			args[next++] = column.bind(resource);
 		}
 		args[next++] = this.table.id().bind(resource);
@@ -308,7 +308,7 @@ final class PreparedResource<R> {
 		return next;
 	}
 
-	private Object[] secondArguments(ResourceTable.SecondWrite<R> declared, R resource) {
+	private Object[] secondArguments(CompletionUpdate<R> declared, R resource) {
 		Object[] args = declared.arguments().apply(resource);
 		if (args.length != declared.placeholders()) {
 			throw new IllegalStateException("The completion update of " + this.table.type().getSimpleName() + " has "
@@ -317,7 +317,7 @@ final class PreparedResource<R> {
 		return args;
 	}
 
-	private boolean fromUpdate(ResourceTable.Column column) {
+	private boolean fromUpdate(MappedColumn column) {
 		return this.statements.returnedFor(column) != null;
 	}
 

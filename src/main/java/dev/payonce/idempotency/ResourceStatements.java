@@ -27,13 +27,13 @@ final class ResourceStatements<R> {
 
 	private final ResourceTable<R> table;
 
-	private final ResourceTable.@Nullable ClaimUpdate update;
+	private final @Nullable ClaimUpdate update;
 
-	private final ResourceTable.@Nullable SecondWrite<R> second;
+	private final @Nullable CompletionUpdate<R> second;
 
-	private final List<ResourceTable.Column> inserted;
+	private final List<MappedColumn> inserted;
 
-	private final List<ResourceTable.Column> updated;
+	private final List<MappedColumn> updated;
 
 	/**
 	 * The claim in one statement for each subset of the guards that have something to
@@ -67,9 +67,9 @@ final class ResourceStatements<R> {
 	ResourceStatements(ResourceTable<R> table, List<@Nullable String> conditions, ClaimDeadline deadline) {
 		this.table = table;
 		this.update = table.claimUpdateDeclared();
-		this.second = table.secondWrite();
-		this.inserted = table.columns().stream().filter(ResourceTable.Column::insertable).toList();
-		this.updated = table.columns().stream().filter(ResourceTable.Column::updatable).toList();
+		this.second = table.completionUpdateDeclared();
+		this.inserted = table.columns().stream().filter(MappedColumn::insertable).toList();
+		this.updated = table.columns().stream().filter(MappedColumn::updatable).toList();
 		if (this.updated.isEmpty()) {
 			throw new IllegalArgumentException(table.type().getName() + " has no updatable column to complete");
 		}
@@ -90,12 +90,12 @@ final class ResourceStatements<R> {
 	}
 
 	/** The columns an {@code INSERT} writes, in the order of its placeholders. */
-	List<ResourceTable.Column> inserted() {
+	List<MappedColumn> inserted() {
 		return this.inserted;
 	}
 
 	/** The columns the versioned write sets, in the order of its placeholders. */
-	List<ResourceTable.Column> updated() {
+	List<MappedColumn> updated() {
 		return this.updated;
 	}
 
@@ -145,12 +145,12 @@ final class ResourceStatements<R> {
 	 * The column of the claim update's {@code RETURNING} that a column of the resource is
 	 * inserted from; {@code null} if it is bound from the resource.
 	 */
-	@Nullable String returnedFor(ResourceTable.Column column) {
-		ResourceTable.ClaimUpdate declared = this.update;
+	@Nullable String returnedFor(MappedColumn column) {
+		ClaimUpdate declared = this.update;
 		if (declared == null || column.owner() != null) {
 			return null;
 		}
-		for (ResourceTable.ClaimUpdate.Into into : declared.into()) {
+		for (ClaimUpdate.Into into : declared.into()) {
 			if (into.field().name().equals(column.accessor().name())) {
 				return into.returned();
 			}
@@ -160,16 +160,16 @@ final class ResourceStatements<R> {
 
 	private String assignments() {
 		StringBuilder set = new StringBuilder();
-		for (ResourceTable.Column column : this.updated) {
+		for (MappedColumn column : this.updated) {
 			set.append(column.name()).append(" = ?, ");
 		}
 		String version = this.table.version().name();
 		return set.append(version).append(" = ").append(version).append(" + 1").toString();
 	}
 
-	private static String updateStatement(ResourceTable.ClaimUpdate update, String condition) {
+	private static String updateStatement(ClaimUpdate update, String condition) {
 		StringBuilder returning = new StringBuilder();
-		for (ResourceTable.ClaimUpdate.Into into : update.into()) {
+		for (ClaimUpdate.Into into : update.into()) {
 			returning.append((returning.length() > 0) ? ", " : "")
 				.append(into.returned())
 				.append(" AS r_")
@@ -210,7 +210,7 @@ final class ResourceStatements<R> {
 				passed.append(" AND g").append(i);
 			}
 		}
-		ResourceTable.ClaimUpdate declared = this.update;
+		ClaimUpdate declared = this.update;
 		if (declared != null && declared.precheck() != null) {
 			guard.append(", (").append(declared.precheck()).append(") IS TRUE AS p");
 			passed.append(" AND p");
@@ -220,7 +220,7 @@ final class ResourceStatements<R> {
 				.append(bound.toMillis())
 				.append("ms', true) AS lock_timeout) AS bound"));
 		List<String> values = new ArrayList<>(this.inserted.size());
-		for (ResourceTable.Column column : this.inserted) {
+		for (MappedColumn column : this.inserted) {
 			String returned = returnedFor(column);
 			values.add((returned != null) ? "updated.r_" + returned : "?");
 		}
@@ -257,7 +257,7 @@ final class ResourceStatements<R> {
 				.toString();
 		}
 		StringBuilder returned = new StringBuilder();
-		for (ResourceTable.ClaimUpdate.Into into : declared.into()) {
+		for (ClaimUpdate.Into into : declared.into()) {
 			returned.append(", u.r_").append(into.returned());
 		}
 		return sql.append("updated AS (")
@@ -293,7 +293,7 @@ final class ResourceStatements<R> {
 				w0 AS (UPDATE %s SET %s WHERE %s = ? AND %s = ? AND EXISTS (SELECT 1 FROM held) RETURNING 1)"""
 			.formatted(fence, this.table.table(), assignments(), this.table.id().name(), this.table.version().name()));
 		String last = "w0";
-		ResourceTable.SecondWrite<R> declared = this.second;
+		CompletionUpdate<R> declared = this.second;
 		if (declared != null) {
 			sql.append(",\nw1 AS (UPDATE ")
 				.append(declared.table())
@@ -324,9 +324,9 @@ final class ResourceStatements<R> {
 		return sql.toString();
 	}
 
-	private static String names(List<ResourceTable.Column> columns, String prefix) {
+	private static String names(List<MappedColumn> columns, String prefix) {
 		StringBuilder names = new StringBuilder();
-		for (ResourceTable.Column column : columns) {
+		for (MappedColumn column : columns) {
 			names.append((names.length() > 0) ? ", " : "").append(prefix).append(column.name());
 		}
 		return names.toString();
