@@ -83,6 +83,35 @@ final class Claims {
 	 */
 	record Steps<R, T>(IdempotentOperation<R, T> operation, @Nullable PreparedResource<R> resource) {
 
+		/**
+		 * The steps of an operation without a declared resource whose claim step is
+		 * {@code create} and that is only claimed, never acted on (for the engine's
+		 * tests).
+		 */
+		static Steps<Object, Object> claimOnly(String operation, IdempotencyService.ClaimStep create) {
+			return new Steps<>(new IdempotentOperation<Object, Object>() {
+				@Override
+				public String name() {
+					return operation;
+				}
+
+				@Override
+				public @Nullable Object create(UUID resourceId) {
+					return create.create(resourceId);
+				}
+
+				@Override
+				public Object refusal() {
+					return "refused by the claim step";
+				}
+
+				@Override
+				public Action<Object> act(Object resource) {
+					throw new UnsupportedOperationException("Claimed only");
+				}
+			}, null);
+		}
+
 		/** Whether a fresh key can be claimed in one statement. */
 		boolean inOneStatement() {
 			PreparedResource<R> prepared = this.resource;

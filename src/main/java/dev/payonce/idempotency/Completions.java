@@ -11,6 +11,9 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.payonce.idempotency.IdempotentOperation.FinishStep;
+import dev.payonce.idempotency.IdempotentOperation.ReleaseStep;
+
 /**
  * The end of an attempt for {@link IdempotencyService} and the reconciler (docs/design.md
  * section 4, steps 3, 5 and 7): the fenced completion, in one statement over the act

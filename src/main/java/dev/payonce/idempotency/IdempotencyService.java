@@ -9,8 +9,6 @@ import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,6 +16,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
+
+import dev.payonce.idempotency.IdempotentOperation.Action;
+import dev.payonce.idempotency.IdempotentOperation.FinishStep;
+import dev.payonce.idempotency.IdempotentOperation.ReleaseStep;
 
 /**
  * The idempotency engine: runs an {@link IdempotentOperation} at most once per (scope,
@@ -67,23 +69,23 @@ public class IdempotencyService {
 
 	private static final Pattern OPERATION_NAME = Pattern.compile("[a-z_]{1,32}");
 
-	private final RecordRetention retention;
-
 	private final EngineTransactions tx;
 
 	private final Claims claims;
 
 	private final Completions completions;
 
+	private final RecordQuota quota;
+
 	private final IdempotencyProperties properties;
 
 	private final Clock clock;
 
-	IdempotencyService(IdempotencyRecords records, RecordRetention retention, CompletedResponses completed,
+	IdempotencyService(IdempotencyRecords records, CompletedResponses completed,
 			PlatformTransactionManager transactionManager, DataSource dataSource, IdempotencyProperties properties,
 			Clock clock, IdempotencyMetrics metrics, List<ClaimGuard> guards, List<ResourceTable<?>> resources,
-			JdbcClient jdbc, MeterRegistry meters) {
-		this.retention = retention;
+			JdbcClient jdbc, RecordQuota quota) {
+		this.quota = quota;
 		this.tx = new EngineTransactions(transactionManager, dataSource);
 		this.claims = new Claims(records, completed, this.tx, properties, clock, metrics, guards);
 		this.completions = new Completions(records, this.tx, properties, clock);
@@ -95,15 +97,6 @@ public class IdempotencyService {
 		for (ResourceTable<?> resource : resources) {
 			prepare(resource, jdbc, records, List.copyOf(guards), deadline);
 		}
-		Gauge.builder("payonce.idempotency.leases.expired", this, IdempotencyService::countExpiredLeases)
-			.description(
-					"IN_PROGRESS idempotency records whose lease has ended: work left for a retry or the reconciler")
-			.register(meters);
-		Gauge.builder("payonce.idempotency.leases.expired.oldest", this, IdempotencyService::oldestExpiredLeaseSeconds)
-			.description("How long ago the longest-ended lease of an IN_PROGRESS record ended; 0 if none has. "
-					+ "Above stale-after plus a few reconciler intervals, the reconciler is not finishing it")
-			.baseUnit("seconds")
-			.register(meters);
 	}
 
 	private <R> void prepare(ResourceTable<R> resource, JdbcClient jdbc, IdempotencyRecords records,
@@ -175,27 +168,7 @@ public class IdempotencyService {
 	 * back.
 	 */
 	Claim claim(String operation, ClaimRequest request, ClaimStep create) {
-		return this.claims.claim(operation, request, new Claims.Steps<>(new IdempotentOperation<Object, Object>() {
-			@Override
-			public String name() {
-				return operation;
-			}
-
-			@Override
-			public @Nullable Object create(UUID resourceId) {
-				return create.create(resourceId);
-			}
-
-			@Override
-			public Object refusal() {
-				return "refused by the claim step";
-			}
-
-			@Override
-			public Action<Object> act(Object resource) {
-				throw new UnsupportedOperationException("Claimed only");
-			}
-		}, null));
+		return this.claims.claim(operation, request, Claims.Steps.claimOnly(operation, create));
 	}
 
 	/** The claim step as the engine's tests call it. */
@@ -289,25 +262,6 @@ public class IdempotencyService {
 	}
 
 	/**
-	 * Counts IN_PROGRESS records whose lease has ended by the database's clock: work a
-	 * crash or an unknown outcome left for a retry or the reconciler.
-	 * @return the number of records past their lease now
-	 */
-	public long countExpiredLeases() {
-		return this.retention.countExpiredLeases();
-	}
-
-	/**
-	 * How long ago, by the database's clock, the longest-ended lease of an IN_PROGRESS
-	 * record ended.
-	 * @return seconds since that lease ended, or 0 if no IN_PROGRESS record is past its
-	 * lease
-	 */
-	public double oldestExpiredLeaseSeconds() {
-		return this.retention.oldestExpiredLease().map((ago) -> ago.toMillis() / 1000.0).orElse(0.0);
-	}
-
-	/**
 	 * Whether each engine transaction declares READ COMMITTED itself, because the pool
 	 * does not keep every session at that level ({@link SessionIsolation}).
 	 * @return {@code false} with the pool settings of {@code application.properties}
@@ -322,6 +276,34 @@ public class IdempotencyService {
 	 */
 	public Duration lease() {
 		return this.properties.lease();
+	}
+
+	/**
+	 * How long a completed record is replayed before its key may start a new operation
+	 * (docs/design.md section 4, step 6).
+	 * @return {@code payonce.idempotency.retention}
+	 */
+	public Duration retention() {
+		return this.properties.retention();
+	}
+
+	/**
+	 * Whether a request with this key may go on to claim it, under the cap on a scope's
+	 * live records ({@code payonce.idempotency.quota.*}). A key that already has a record
+	 * is always admitted (its replay, 409 or takeover costs no new record); a new key is
+	 * refused once the scope holds {@code max-live-records}, until its oldest stored
+	 * response expires. The count comes from PostgreSQL, so the cap holds across
+	 * instances; each instance trusts its count for {@code check-interval} and stops
+	 * counting at the cap, so a scope costs one bounded count per interval and nothing
+	 * per request while it is under the cap.
+	 * @param scope who owns the key (for payments, the client id)
+	 * @param key the idempotency key
+	 * @return empty if admitted; otherwise how long until the scope's oldest live record
+	 * expires, for {@code Retry-After}
+	 * @throws org.springframework.dao.DataAccessException if the database fails
+	 */
+	public Optional<Duration> quotaRefusal(String scope, IdempotencyKey key) {
+		return this.quota.refusal(scope, key);
 	}
 
 	/**
@@ -346,6 +328,66 @@ public class IdempotencyService {
 	 */
 	static boolean isOperationName(String name) {
 		return OPERATION_NAME.matcher(name).matches();
+	}
+
+	/**
+	 * What {@link IdempotencyService#execute} decided, for the caller to render
+	 * (docs/design.md section 2).
+	 *
+	 * @param <T> the operation's reason type
+	 */
+	public sealed interface Execution<T> {
+
+		/**
+		 * A final answer, the same bytes for the first request and every replay.
+		 *
+		 * @param <T> the operation's reason type
+		 * @param response the stored response
+		 * @param replayed {@code true} when an earlier request stored it
+		 */
+		record Completed<T>(StoredResponse response, boolean replayed) implements Execution<T> {
+		}
+
+		/**
+		 * The key was used with a different request, or for another operation: nothing
+		 * executed.
+		 *
+		 * @param <T> the operation's reason type
+		 */
+		record KeyReused<T>() implements Execution<T> {
+		}
+
+		/**
+		 * Another request with the key holds a live lease, or took this attempt's record
+		 * over.
+		 *
+		 * @param <T> the operation's reason type
+		 * @param retryAfter when to retry
+		 */
+		record InProgress<T>(Duration retryAfter) implements Execution<T> {
+		}
+
+		/**
+		 * The operation's claim step refused; nothing was stored.
+		 *
+		 * @param <T> the operation's reason type
+		 * @param reason the operation's reason
+		 */
+		record Refused<T>(T reason) implements Execution<T> {
+		}
+
+		/**
+		 * The act step released the lease: a retry with the same key drives the same
+		 * resource again.
+		 *
+		 * @param <T> the operation's reason type
+		 * @param resourceId the resource the retry will resolve
+		 * @param reason the operation's reason
+		 * @param retryAfter when to retry
+		 */
+		record Released<T>(UUID resourceId, T reason, Duration retryAfter) implements Execution<T> {
+		}
+
 	}
 
 }

@@ -24,7 +24,7 @@ import org.springframework.stereotype.Component;
  * Thread-safe.
  */
 @Component
-public class RecordQuota {
+class RecordQuota {
 
 	private final RecordRetention records;
 
@@ -49,7 +49,7 @@ public class RecordQuota {
 	 * expires, for {@code Retry-After}
 	 * @throws org.springframework.dao.DataAccessException if the database fails
 	 */
-	public Optional<Duration> refusal(String scope, IdempotencyKey key) {
+	Optional<Duration> refusal(String scope, IdempotencyKey key) {
 		long max = this.properties.maxLiveRecords();
 		if (max == 0) {
 			return Optional.empty();

@@ -7,7 +7,7 @@ import org.springframework.stereotype.Component;
 import dev.payonce.idempotency.Lease;
 import dev.payonce.idempotency.ReconciliationProperties;
 import dev.payonce.idempotency.ReconciliationStep;
-import dev.payonce.idempotency.Settlement;
+import dev.payonce.idempotency.ReconciliationStep.Settlement;
 import dev.payonce.provider.GatewayResult;
 import dev.payonce.provider.OperationContext;
 import dev.payonce.provider.PaymentGateway;

@@ -19,7 +19,7 @@ import org.springframework.web.bind.annotation.RestController;
 import dev.payonce.client.ClientId;
 import dev.payonce.client.CurrentClient;
 import dev.payonce.idempotency.IdempotencyKey;
-import dev.payonce.idempotency.RecordQuota;
+import dev.payonce.idempotency.IdempotencyService;
 import dev.payonce.idempotency.web.IdempotencyProblems;
 import dev.payonce.idempotency.web.StoredResponses;
 import dev.payonce.payment.PaymentCommand;
@@ -58,17 +58,17 @@ public class PaymentController implements PaymentOperations {
 
 	private final CurrentClient currentClient;
 
-	private final RecordQuota quota;
+	private final IdempotencyService idempotency;
 
 	private final PaymentGateway gateway;
 
 	PaymentController(PaymentService payments, PaymentRequestReader reader, PaymentResponses responses,
-			CurrentClient currentClient, RecordQuota quota, PaymentGateway gateway) {
+			CurrentClient currentClient, IdempotencyService idempotency, PaymentGateway gateway) {
 		this.payments = payments;
 		this.reader = reader;
 		this.responses = responses;
 		this.currentClient = currentClient;
-		this.quota = quota;
+		this.idempotency = idempotency;
 		this.gateway = gateway;
 	}
 
@@ -77,7 +77,7 @@ public class PaymentController implements PaymentOperations {
 	public ResponseEntity<byte[]> create(IdempotencyKey key, InputStream body) throws IOException {
 		ClientId clientId = this.currentClient.clientId();
 		requireKeyMode(this.gateway, this.currentClient);
-		this.quota.refusal(clientId.value(), key).ifPresent((retryAfter) -> {
+		this.idempotency.quotaRefusal(clientId.value(), key).ifPresent((retryAfter) -> {
 			throw PaymentProblems.quotaExceeded(retryAfter);
 		});
 		PaymentCommand command = this.reader.read(clientId, key, readLimited(body));

@@ -23,7 +23,7 @@ import org.springframework.web.bind.annotation.RestController;
 import dev.payonce.client.ClientId;
 import dev.payonce.client.CurrentClient;
 import dev.payonce.idempotency.IdempotencyKey;
-import dev.payonce.idempotency.RecordQuota;
+import dev.payonce.idempotency.IdempotencyService;
 import dev.payonce.idempotency.web.IdempotencyProblems;
 import dev.payonce.idempotency.web.StoredResponses;
 import dev.payonce.payment.web.FieldError;
@@ -64,17 +64,17 @@ class RefundController implements RefundOperations {
 
 	private final CurrentClient currentClient;
 
-	private final RecordQuota quota;
+	private final IdempotencyService idempotency;
 
 	private final PaymentGateway gateway;
 
 	RefundController(RefundService refunds, RefundRequestReader reader, RefundResponses responses,
-			CurrentClient currentClient, RecordQuota quota, PaymentGateway gateway) {
+			CurrentClient currentClient, IdempotencyService idempotency, PaymentGateway gateway) {
 		this.refunds = refunds;
 		this.reader = reader;
 		this.responses = responses;
 		this.currentClient = currentClient;
-		this.quota = quota;
+		this.idempotency = idempotency;
 		this.gateway = gateway;
 	}
 
@@ -85,7 +85,7 @@ class RefundController implements RefundOperations {
 			throws IOException, HttpMediaTypeNotSupportedException {
 		ClientId clientId = this.currentClient.clientId();
 		PaymentController.requireKeyMode(this.gateway, this.currentClient);
-		this.quota.refusal(clientId.value(), key).ifPresent((retryAfter) -> {
+		this.idempotency.quotaRefusal(clientId.value(), key).ifPresent((retryAfter) -> {
 			throw PaymentProblems.quotaExceeded(retryAfter);
 		});
 		byte[] bytes = PaymentController.readLimited(body);
