@@ -6,6 +6,7 @@ import java.util.stream.Collectors;
 
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.modulith.core.ApplicationModule;
@@ -17,8 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The module rules (docs/modules.md): the engine and the provider kernel know no
- * operation, operations depend on each other in one direction only (refund on payment,
- * webhook on payment and refund), and nothing depends on an adapter.
+ * operation, the engine's API is the types docs/modules.md lists, operations depend on
+ * each other in one direction only (refund on payment, webhook on payment and refund),
+ * and nothing depends on an adapter.
  */
 class ModularityTests {
 
@@ -61,6 +63,20 @@ class ModularityTests {
 			.map(JavaClass::getName)
 			.collect(Collectors.toSet());
 		assertThat(usedOfOtherModules).containsOnly(ApiProblem.class.getName());
+	}
+
+	@Test
+	void idempotencyEngineOffersOnlyItsApiTypes() {
+		Set<String> publicTypes = module("idempotency").getBasePackage()
+			.stream()
+			.filter((type) -> type.getPackageName().equals("dev.payonce.idempotency"))
+			.filter((type) -> type.isTopLevelClass() && type.getModifiers().contains(JavaModifier.PUBLIC))
+			.map(JavaClass::getSimpleName)
+			.collect(Collectors.toSet());
+
+		assertThat(publicTypes).containsExactlyInAnyOrder("IdempotencyService", "IdempotentOperation", "ResourceTable",
+				"ReconciliationStep", "ClaimGuard", "IdempotencyReconciler", "ReconciliationProperties", "KeyDigests",
+				"IdempotencyKey", "IdempotencyScope", "RequestFingerprint", "ClaimRequest", "Lease", "StoredResponse");
 	}
 
 	@Test
