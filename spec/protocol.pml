@@ -6,7 +6,7 @@
  *  - NREQ client requests with the key (IdempotencyService.execute), each one HTTP request:
  *    claim, replay, 409, or takeover of an ended lease, then the act step, then a fenced
  *    completion or release;
- *  - the reconciler (IdempotencyReconciler.reconcile with PaymentReconciliation.settle),
+ *  - the reconciler (IdempotencyReconciler.reconcile with ProviderReconciliation.settle),
  *    restarted after a crash;
  *  - a webhook event that applies the provider's outcome (ProviderEvents.apply through
  *    IdempotencyService.completeResource), delivered at least once;
@@ -51,7 +51,7 @@
  *   NO_FENCE               completion not fenced by the attempt (IdempotencyRecords.complete)
  *   ATTEMPT_KEY            provider key from the attempt, not from payment id and generation
  *   NO_SETTLE              a generation step or give-up without the settle time
- *   SEND_AFTER_GIVEUP      a charge sent past the give-up window (PaymentService pastChargeWindow)
+ *   SEND_AFTER_GIVEUP      a charge sent past the give-up window (ProviderOperation pastGiveUpWindow)
  *   RESERVE_OUTSIDE_CLAIM  the refund's reservation checked before, not in, the claim
  *   LATE_SEND              a charge sent after its lease ended (the thread paused past it)
  *   NO_RECONCILER          no reconciler (for no_key_stuck: a crash leaves a key in progress)
@@ -164,7 +164,7 @@ inline check_replay(seen) {
 }
 
 /* The provider idempotency key of an attempt: derived from the payment id and its key
- * generation (PaymentService.callProvider, Payment.chargeRequest); mutant: from the attempt. */
+ * generation (ProviderOperation.act, Payment.chargeRequest); mutant: from the attempt. */
 #ifdef ATTEMPT_KEY
 #define KEY(g, a) (a)
 #else
@@ -217,8 +217,8 @@ inline execute(k, res) {
 	check_charges()
 }
 
-/* A consistent lookup (StripePaymentGateway.lookup; PaymentService.settleByLookup,
- * PaymentReconciliation.settle), which may itself fail. */
+/* A consistent lookup (StripePaymentGateway.lookup; ProviderOperation.settleByLookup,
+ * ProviderReconciliation.settle), which may itself fail. */
 inline lookup(res) {
 	if
 	:: faults < MAXFAULT -> faults++; res = R_UNKNOWN
@@ -252,8 +252,8 @@ inline finish(a, ans, status) {
 }
 
 /* The fenced release (IdempotencyService.release -> IdempotencyRecords.release), with what
- * the act step learned (PaymentService.learned: the key was replayed) or a new key
- * generation (PaymentService.newProviderKeyGeneration, which refuses another generation). */
+ * the act step learned (ProviderSteps.learned: the key was replayed) or a new key
+ * generation (ProviderSteps.newProviderKeyGeneration, which refuses another generation). */
 inline release(a, learned_replay, next_gen, from) {
 	if
 	:: rec == INPROG && att == a ->
@@ -273,7 +273,7 @@ inline release(a, learned_replay, next_gen, from) {
 /* A crash inside a step's atomic sequence: what the step did is committed, nothing after. */
 #define CRASH_AFTER(where) if :: crashes < MAXCRASH -> crashes++; goto where :: true -> skip fi
 
-/* One client request with the key: IdempotencyService.execute with PaymentService.Charge.
+/* One client request with the key: IdempotencyService.execute with PaymentService.charge (a ProviderOperation.Request).
  * Each atomic block is one step: a transaction, one statement, or one provider call. */
 proctype Client() {
 	byte a, res, my_gen;
@@ -281,9 +281,9 @@ proctype Client() {
 	/* Claim (IdempotencyRecords.insertClaim: INSERT ... ON CONFLICT DO NOTHING, with the
 	 * PENDING payment), replay, 409, or takeover of an ended lease (IdempotencyRecords.takeOver,
 	 * fenced by the expired attempt; the payment is reloaded, PaymentService.load); then the
-	 * act step's choice (PaymentService.Charge.act): a key answered from what the provider
+	 * act step's choice (ProviderOperation.act): a key answered from what the provider
 	 * saved is looked up, not charged again; no charge past the give-up window
-	 * (PaymentService.pastChargeWindow). */
+	 * (ProviderOperation.pastGiveUpWindow). */
 	atomic {
 		if
 		:: rec == NONE -> rec = INPROG; att = 1; live = 1; lease_old = 0; pay = PENDING; a = 1
@@ -310,7 +310,7 @@ proctype Client() {
 		fi
 	}
 
-	/* The charge call under the provider key (PaymentService.callProvider,
+	/* The charge call under the provider key (ProviderOperation.act,
 	 * StripePaymentGateway.charge): answered; executed but the answer lost; or timed out
 	 * with the request still on its way. */
 	atomic {
@@ -335,7 +335,7 @@ proctype Client() {
 	}
 
 by_lookup:
-	/* PaymentService.settleByLookup */
+	/* ProviderOperation.settleByLookup */
 	atomic {
 		lookup(res);
 		CRASH_AFTER(end_client)
@@ -345,7 +345,7 @@ by_lookup:
 		:: res == R_APPROVED -> finish(a, A_201, SUCCEEDED)
 		:: res == R_DECLINED -> finish(a, A_402D, DECLINED)
 		:: res == R_UNKNOWN -> release(a, 0, 0, 0)
-		/* PaymentService.provesNoCharge: the key was replayed at least the settle time ago */
+		/* ProviderOperation.provesNone: the key was replayed at least the settle time ago */
 		:: res == R_NOTFOUND && !SETTLED_SINCE_REPLAY -> release(a, 0, 0, 0)
 		:: res == R_NOTFOUND && SETTLED_SINCE_REPLAY && age != YOUNG -> finish(a, A_402F, FAILED)
 		:: res == R_NOTFOUND && SETTLED_SINCE_REPLAY && age == YOUNG && my_gen < MAXGEN -> release(a, 0, 1, my_gen)
@@ -356,7 +356,7 @@ end_client:
 	a = 0; res = 0; my_gen = 0
 }
 
-/* IdempotencyReconciler.reconcile with PaymentReconciliation.settle; after a crash the
+/* IdempotencyReconciler.reconcile with ProviderReconciliation.settle; after a crash the
  * next instance's reconciler carries on. */
 proctype Reconciler() {
 	byte a, res, my_gen, young_rounds;

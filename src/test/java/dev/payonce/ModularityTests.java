@@ -13,6 +13,8 @@ import org.springframework.modulith.core.ApplicationModule;
 import org.springframework.modulith.core.ApplicationModules;
 
 import dev.payonce.web.ApiProblem;
+import dev.payonce.web.Problems;
+import dev.payonce.web.edge.BodySizeFilter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The module rules (docs/modules.md): the engine and the provider kernel know no
  * operation, the engine's API is the types docs/modules.md lists, operations depend on
  * each other in one direction only (refund on payment, webhook on payment and refund),
+ * the adapters know only the provider port (and the problem rendering of {@code web}),
  * and nothing depends on an adapter.
  */
 class ModularityTests {
@@ -53,16 +56,16 @@ class ModularityTests {
 	@Test
 	void idempotencyEngineDependsOnNoModuleButTheProblemTypeOfWeb() {
 		assertThat(dependencies("idempotency")).containsOnly("web");
-		Set<String> usedOfOtherModules = module("idempotency").getBasePackage()
-			.stream()
-			.flatMap((type) -> type.getDirectDependenciesFromSelf().stream())
-			.map(Dependency::getTargetClass)
-			.map(JavaClass::getBaseComponentType)
-			.filter((target) -> target.getPackageName().startsWith("dev.payonce.")
-					&& !target.getPackageName().startsWith("dev.payonce.idempotency"))
-			.map(JavaClass::getName)
-			.collect(Collectors.toSet());
-		assertThat(usedOfOtherModules).containsOnly(ApiProblem.class.getName());
+		assertThat(typesUsedOutside("idempotency")).containsOnly(ApiProblem.class.getName());
+	}
+
+	@Test
+	void gatewayAdaptersDependOnProviderAndTheProblemRenderingOfWebOnly() {
+		assertThat(dependencies("gateway")).containsOnly("provider", "web");
+		// The webhook endpoint answers with the one problem factory, under the body
+		// limit every endpoint shares (a constant, which the compiler may inline).
+		assertThat(typesUsedOutside("gateway").stream().filter((type) -> !type.startsWith("dev.payonce.provider.")))
+			.isSubsetOf(ApiProblem.class.getName(), Problems.class.getName(), BodySizeFilter.class.getName());
 	}
 
 	@Test
@@ -97,6 +100,20 @@ class ModularityTests {
 			.collect(Collectors.toSet());
 		module.getBootstrapDependencies(this.modules).forEach((other) -> names.add(other.getName()));
 		return names;
+	}
+
+	/** The names of the types of ours outside module {@code name} that it uses. */
+	private Set<String> typesUsedOutside(String name) {
+		String base = module(name).getBasePackage().getName();
+		return module(name).getBasePackage()
+			.stream()
+			.flatMap((type) -> type.getDirectDependenciesFromSelf().stream())
+			.map(Dependency::getTargetClass)
+			.map(JavaClass::getBaseComponentType)
+			.filter((target) -> target.getPackageName().startsWith("dev.payonce.")
+					&& !target.getPackageName().startsWith(base))
+			.map(JavaClass::getName)
+			.collect(Collectors.toSet());
 	}
 
 	private List<String> operationDependencies(String name) {

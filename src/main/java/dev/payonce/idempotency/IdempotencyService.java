@@ -296,14 +296,14 @@ public class IdempotencyService {
 	 * instances; each instance trusts its count for {@code check-interval} and stops
 	 * counting at the cap, so a scope costs one bounded count per interval and nothing
 	 * per request while it is under the cap.
-	 * @param scope who owns the key (for payments, the client id)
+	 * @param scope who owns the key (for payments, the calling client)
 	 * @param key the idempotency key
 	 * @return empty if admitted; otherwise how long until the scope's oldest live record
 	 * expires, for {@code Retry-After}
 	 * @throws org.springframework.dao.DataAccessException if the database fails
 	 */
-	public Optional<Duration> quotaRefusal(String scope, IdempotencyKey key) {
-		return this.quota.refusal(scope, key);
+	public Optional<Duration> quotaRefusal(IdempotencyScope scope, IdempotencyKey key) {
+		return this.quota.refusal(scope.value(), key);
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.util.Currency;
 import java.util.UUID;
 
 import jakarta.persistence.Column;
+import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
@@ -12,11 +13,14 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import jakarta.persistence.Version;
 import org.jspecify.annotations.Nullable;
+
 import org.springframework.data.domain.Persistable;
 
 import dev.payonce.client.ClientId;
 import dev.payonce.provider.ChargeRequest;
 import dev.payonce.provider.Money;
+import dev.payonce.provider.ProviderAttempt;
+import dev.payonce.provider.ProviderResource;
 
 /**
  * A payment: created {@code PENDING} together with the idempotency claim, then moved once
@@ -36,7 +40,7 @@ import dev.payonce.provider.Money;
  */
 @Entity
 @Table(name = "payments")
-public class Payment implements Persistable<UUID> {
+public class Payment extends ProviderResource implements Persistable<UUID> {
 
 	@Id
 	private UUID id;
@@ -61,12 +65,6 @@ public class Payment implements Persistable<UUID> {
 	@Enumerated(EnumType.STRING)
 	private PaymentStatus status;
 
-	@Column(name = "provider_reference")
-	private @Nullable String providerReference;
-
-	@Column(name = "decline_code")
-	private @Nullable String declineCode;
-
 	/**
 	 * Minor units refunded so far. Read-only here: written only by the refund module's
 	 * conditional reservation statements, so that no JPA write of a stale payment can
@@ -81,16 +79,9 @@ public class Payment implements Persistable<UUID> {
 	@Column(name = "updated_at")
 	private Instant updatedAt;
 
-	/** The generation of the provider idempotency key; see {@link PaymentId}. */
-	@Column(name = "provider_key_generation")
-	private int providerKeyGeneration;
-
-	/**
-	 * When a call under the current generation's key was first answered from what the
-	 * provider saved under it; {@code null} until then (docs/design.md section 5).
-	 */
-	@Column(name = "provider_key_replayed_at")
-	private @Nullable Instant providerKeyReplayedAt;
+	/** The provider reference, decline code and provider key generation. */
+	@Embedded
+	private ProviderAttempt attempt = new ProviderAttempt();
 
 	@Version
 	private @Nullable Long version;
@@ -108,7 +99,6 @@ public class Payment implements Persistable<UUID> {
 		this.currency = amount.currency().getCurrencyCode();
 		this.paymentMethod = paymentMethod;
 		this.status = PaymentStatus.PENDING;
-		this.providerKeyGeneration = 1;
 		this.createdAt = now;
 		this.updatedAt = now;
 	}
@@ -128,112 +118,35 @@ public class Payment implements Persistable<UUID> {
 		return new Payment(id, clientId, orderId, amount, paymentMethod, now);
 	}
 
-	/**
-	 * The provider approved the charge.
-	 * @param providerReference the provider's id of the charge
-	 * @param now when Payonce learned it (UTC)
-	 * @throws IllegalStateException unless the payment is {@code PENDING}
-	 */
-	public void markSucceeded(String providerReference, Instant now) {
-		requirePending("mark succeeded");
-		this.status = PaymentStatus.SUCCEEDED;
-		this.providerReference = providerReference;
+	@Override
+	protected String kind() {
+		return "payment";
+	}
+
+	@Override
+	protected ProviderAttempt attempt() {
+		return this.attempt;
+	}
+
+	@Override
+	public boolean pending() {
+		return this.status == PaymentStatus.PENDING;
+	}
+
+	@Override
+	protected PaymentStatus currentStatus() {
+		return this.status;
+	}
+
+	@Override
+	protected void moveTo(Outcome outcome, Instant now) {
+		this.status = PaymentStatus.valueOf(outcome.name());
 		this.updatedAt = now;
 	}
 
-	/**
-	 * The provider declined the charge.
-	 * @param providerReference the provider's id of the declined charge
-	 * @param declineCode the provider's reason
-	 * @param now when Payonce learned it (UTC)
-	 * @throws IllegalStateException unless the payment is {@code PENDING}
-	 */
-	public void markDeclined(String providerReference, String declineCode, Instant now) {
-		requirePending("mark declined");
-		this.status = PaymentStatus.DECLINED;
-		this.providerReference = providerReference;
-		this.declineCode = declineCode;
+	@Override
+	protected void touch(Instant now) {
 		this.updatedAt = now;
-	}
-
-	/**
-	 * Reconciliation gave up: the provider confirms it has no charge for this payment,
-	 * and the give-up window has passed (docs/design.md section 4, step 5).
-	 * @param now when Payonce gave up (UTC)
-	 * @throws IllegalStateException unless the payment is {@code PENDING}
-	 */
-	public void markFailed(Instant now) {
-		requirePending("mark failed");
-		this.status = PaymentStatus.FAILED;
-		this.updatedAt = now;
-	}
-
-	/**
-	 * Moves the provider idempotency key to its next generation, so that the next charge
-	 * attempt is not answered by what the provider saved for the current key (Stripe
-	 * replays even a saved 500 for 24 hours). Only for a payment the provider has no
-	 * charge for under any key, as proven by a lookup while no attempt can be in flight:
-	 * a new key with a charge already made would charge twice.
-	 * @param now when (UTC)
-	 * @throws IllegalStateException unless the payment is {@code PENDING}
-	 */
-	public void startNewProviderKeyGeneration(Instant now) {
-		requirePending("start a new provider key generation for");
-		if (this.providerReference != null) {
-			throw new IllegalStateException("Cannot start a new provider key generation for payment " + this.id
-					+ ": the provider named its charge");
-		}
-		this.providerKeyGeneration++;
-		this.providerKeyReplayedAt = null;
-		this.updatedAt = now;
-	}
-
-	/**
-	 * Records that a charge call under the current provider key generation was answered
-	 * from what the provider saved under the key (Stripe: {@code Idempotent-Replayed}):
-	 * from this moment no request under the key executes again, so a lookup's settle time
-	 * can count from it (docs/design.md section 5). The first such moment is kept.
-	 * @param generation the generation the replayed call was sent under; a replay of an
-	 * older generation records nothing
-	 * @param now when the replay was received (UTC)
-	 * @return whether this call recorded it
-	 * @throws IllegalStateException unless the payment is {@code PENDING}
-	 */
-	public boolean recordProviderKeyReplayed(int generation, Instant now) {
-		requirePending("record a replayed provider key for");
-		if (generation != this.providerKeyGeneration || this.providerKeyReplayedAt != null) {
-			return false;
-		}
-		this.providerKeyReplayedAt = now;
-		this.updatedAt = now;
-		return true;
-	}
-
-	/**
-	 * Keeps the provider's id of the charge as soon as an answer names it, before the
-	 * charge has a final outcome (Stripe: a PaymentIntent still {@code processing}, or a
-	 * 5xx whose error carries the PaymentIntent), so that lookups read it by id and the
-	 * payment never moves to a new provider key generation. The first id named is kept.
-	 * @param providerReference the provider's id of the charge
-	 * @param now when Payonce learned it (UTC)
-	 * @return whether this call stored it
-	 * @throws IllegalStateException unless the payment is {@code PENDING}
-	 */
-	public boolean rememberProviderReference(String providerReference, Instant now) {
-		requirePending("remember the provider reference of");
-		if (this.providerReference != null) {
-			return false;
-		}
-		this.providerReference = providerReference;
-		this.updatedAt = now;
-		return true;
-	}
-
-	private void requirePending(String transition) {
-		if (this.status != PaymentStatus.PENDING) {
-			throw new IllegalStateException(
-					"Cannot " + transition + " payment " + this.id + ": it is " + this.status + ", not PENDING");
-		}
 	}
 
 	/**
@@ -242,12 +155,17 @@ public class Payment implements Persistable<UUID> {
 	 * @return the charge request with this payment's provider idempotency key
 	 */
 	public ChargeRequest chargeRequest() {
-		return new ChargeRequest(this.id, id().providerIdempotencyKey(this.providerKeyGeneration), amount(),
-				this.paymentMethod, this.orderId, this.providerReference, createdAt());
+		return new ChargeRequest(this.id, providerIdempotencyKey(), amount(), this.paymentMethod, this.orderId,
+				providerReference(), createdAt());
 	}
 
 	public PaymentId id() {
 		return new PaymentId(this.id);
+	}
+
+	@Override
+	public UUID resourceId() {
+		return this.id;
 	}
 
 	public ClientId clientId() {
@@ -266,33 +184,8 @@ public class Payment implements Persistable<UUID> {
 		return this.paymentMethod;
 	}
 
-	/**
-	 * The generation of the provider idempotency key the next charge is sent with.
-	 * @return 1 or more
-	 */
-	public int providerKeyGeneration() {
-		return this.providerKeyGeneration;
-	}
-
-	/**
-	 * When a call under the current provider key generation was first answered from what
-	 * the provider saved under the key ({@link #recordProviderKeyReplayed}).
-	 * @return that moment (UTC), or {@code null} if no such replay was seen
-	 */
-	public @Nullable Instant providerKeyReplayedAt() {
-		return this.providerKeyReplayedAt;
-	}
-
 	public PaymentStatus status() {
 		return this.status;
-	}
-
-	public @Nullable String providerReference() {
-		return this.providerReference;
-	}
-
-	public @Nullable String declineCode() {
-		return this.declineCode;
 	}
 
 	/**
@@ -307,6 +200,7 @@ public class Payment implements Persistable<UUID> {
 	 * When the payment was created.
 	 * @return the creation time, UTC, microsecond precision
 	 */
+	@Override
 	public Instant createdAt() {
 		return this.createdAt;
 	}

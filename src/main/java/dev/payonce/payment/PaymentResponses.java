@@ -1,20 +1,15 @@
 package dev.payonce.payment;
 
-import java.net.URI;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.ProblemDetail;
-import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 
 import dev.payonce.idempotency.StoredResponse;
-import dev.payonce.web.Problems;
 
 /**
  * Renders the final answers that are stored with the idempotency record and replayed byte
@@ -40,8 +35,7 @@ public class PaymentResponses {
 	}
 
 	StoredResponse created(Payment payment) {
-		return new StoredResponse(201, Map.of(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_JSON_VALUE,
-				HttpHeaders.LOCATION, "/payments/" + payment.id()), receipt(payment));
+		return FinalResponses.created("/payments/" + payment.id(), receipt(payment));
 	}
 
 	StoredResponse declined(Payment payment) {
@@ -60,14 +54,12 @@ public class PaymentResponses {
 	/**
 	 * A final 402 problem about one payment, rendered once and stored for every replay.
 	 */
-	private StoredResponse paymentRequired(Payment payment, String slug, String title, String detail,
+	private static StoredResponse paymentRequired(Payment payment, String slug, String title, String detail,
 			Map<String, @Nullable Object> extensions) {
-		ProblemDetail problem = Problems.of(HttpStatus.PAYMENT_REQUIRED, slug, title, detail);
-		problem.setInstance(URI.create("/payments"));
-		problem.setProperty("paymentId", payment.id().toString());
-		extensions.forEach(problem::setProperty);
-		return new StoredResponse(402, Map.of(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_PROBLEM_JSON_VALUE),
-				Problems.json(problem));
+		Map<String, @Nullable Object> members = new LinkedHashMap<>();
+		members.put("paymentId", payment.id().toString());
+		members.putAll(extensions);
+		return FinalResponses.paymentRequired(slug, title, detail, "/payments", members);
 	}
 
 }

@@ -7,24 +7,15 @@ import java.util.UUID;
 
 import org.springframework.data.domain.Limit;
 import org.springframework.data.jpa.repository.Query;
-import org.springframework.data.repository.Repository;
+
+import dev.payonce.provider.ProviderRows;
 
 /**
  * Stored payments. Only the methods Payonce uses; payments are never deleted.
  */
-public interface Payments extends Repository<Payment, UUID> {
+public interface Payments extends ProviderRows<Payment> {
 
 	Payment save(Payment payment);
-
-	/**
-	 * Writes the changes of the payments read in the current transaction now, so that a
-	 * {@code @Version} conflict surfaces here. Cheaper than {@code saveAndFlush} for an
-	 * entity this transaction loaded: no merge of the entity onto itself.
-	 * @throws jakarta.persistence.TransactionRequiredException outside a transaction
-	 */
-	void flush();
-
-	Optional<Payment> findById(UUID id);
 
 	Optional<Payment> findByIdAndClientId(UUID id, String clientId);
 
@@ -36,7 +27,7 @@ public interface Payments extends Repository<Payment, UUID> {
 	 * {@code ix_payments_extra_charge_sweep}.
 	 */
 	@Query("SELECT p FROM Payment p WHERE p.createdAt >= :since AND p.status <> dev.payonce.payment.PaymentStatus.PENDING"
-			+ " AND (p.providerKeyGeneration > 1 OR p.status = dev.payonce.payment.PaymentStatus.FAILED)"
+			+ " AND (p.attempt.providerKeyGeneration > 1 OR p.status = dev.payonce.payment.PaymentStatus.FAILED)"
 			+ " ORDER BY p.createdAt")
 	List<Payment> findExtraChargeCandidates(Instant since, Limit limit);
 

@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * can find the charge without the provider's id
  * @param providerIdempotencyKey the key the provider deduplicates by, derived from the
  * payment id and its key generation (the payment module's
- * {@code PaymentId.providerIdempotencyKey(int)})
+ * {@link ProviderAttempt#providerIdempotencyKey(String, java.util.UUID, int)})
  * @param amount the amount in minor units
  * @param paymentMethod the provider's payment method token, for example
  * {@code pm_card_visa}

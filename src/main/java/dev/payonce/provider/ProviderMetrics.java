@@ -1,6 +1,7 @@
 package dev.payonce.provider;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -81,6 +82,37 @@ public class ProviderMetrics {
 					.description("Calls to the payment provider by operation and outcome")
 					.tag("operation", operation)
 					.tag("outcome", outcome)
+					.register(this.meters));
+	}
+
+	/**
+	 * Registers an operation's final-status counters,
+	 * {@code payonce.<operation>s{status}}, so every series exists from start-up.
+	 * @param operation the operation's name, for example {@code payment}
+	 */
+	public void finishedSeries(String operation) {
+		for (ProviderResource.Outcome outcome : ProviderResource.Outcome.values()) {
+			finishedCounter(operation, outcome);
+		}
+	}
+
+	/**
+	 * Counts one resource that reached a final status ({@code payonce.payments},
+	 * {@code payonce.refunds}, by status).
+	 * @param operation the operation's name
+	 * @param outcome the final status
+	 */
+	public void finished(String operation, ProviderResource.Outcome outcome) {
+		finishedCounter(operation, outcome).increment();
+	}
+
+	private Counter finishedCounter(String operation, ProviderResource.Outcome outcome) {
+		String status = outcome.name().toLowerCase(Locale.ROOT);
+		return this.counters.computeIfAbsent("finished:" + operation + ":" + status,
+				(name) -> Counter.builder("payonce." + operation + "s")
+					.description(operation.substring(0, 1).toUpperCase(Locale.ROOT) + operation.substring(1)
+							+ "s that reached a final status")
+					.tag("status", status)
 					.register(this.meters));
 	}
 

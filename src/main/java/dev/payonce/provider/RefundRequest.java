@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * the refund without the provider's id
  * @param providerIdempotencyKey the key the provider deduplicates by, derived from the
  * refund id and its key generation (the refund module's
- * {@code RefundId.providerIdempotencyKey(int)})
+ * {@link ProviderAttempt#providerIdempotencyKey(String, java.util.UUID, int)})
  * @param chargeReference the provider's id of the charge to refund (for Stripe, the
  * PaymentIntent)
  * @param amount the amount to refund in minor units of the charge's currency

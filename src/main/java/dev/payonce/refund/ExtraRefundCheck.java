@@ -33,17 +33,17 @@ class ExtraRefundCheck implements ExtraChargeSweep.Check {
 
 	private final PaymentGateway gateway;
 
-	private final RefundService refundService;
+	private final RefundCalls calls;
 
 	private final ProviderMetrics metrics;
 
 	/** Provider refund ids already reported by this instance. */
 	private final Set<String> reported = ConcurrentHashMap.newKeySet();
 
-	ExtraRefundCheck(Refunds refunds, PaymentGateway gateway, RefundService refundService, ProviderMetrics metrics) {
+	ExtraRefundCheck(Refunds refunds, PaymentGateway gateway, RefundCalls calls, ProviderMetrics metrics) {
 		this.refunds = refunds;
 		this.gateway = gateway;
-		this.refundService = refundService;
+		this.calls = calls;
 		this.metrics = metrics;
 	}
 
@@ -51,7 +51,7 @@ class ExtraRefundCheck implements ExtraChargeSweep.Check {
 	public int sweep(Instant since) {
 		int found = 0;
 		for (Refund refund : this.refunds.findExtraRefundCandidates(since, Limit.of(ExtraChargeSweep.BATCH))) {
-			List<String> providerRefunds = this.gateway.providerRefunds(this.refundService.refundRequest(refund))
+			List<String> providerRefunds = this.gateway.providerRefunds(this.calls.refundRequest(refund))
 				.orElse(List.of());
 			if (providerRefunds.size() < 2 || !this.reported.addAll(providerRefunds)) {
 				continue;

@@ -5,6 +5,7 @@ import java.util.Currency;
 import java.util.UUID;
 
 import jakarta.persistence.Column;
+import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
@@ -13,11 +14,14 @@ import jakarta.persistence.Table;
 import jakarta.persistence.Transient;
 import jakarta.persistence.Version;
 import org.jspecify.annotations.Nullable;
+
 import org.springframework.data.domain.Persistable;
 
 import dev.payonce.client.ClientId;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.provider.Money;
+import dev.payonce.provider.ProviderAttempt;
+import dev.payonce.provider.ProviderResource;
 import dev.payonce.provider.RefundReason;
 import dev.payonce.provider.RefundRequest;
 
@@ -28,7 +32,7 @@ import dev.payonce.provider.RefundRequest;
  */
 @Entity
 @Table(name = "refunds")
-public class Refund implements Persistable<UUID> {
+public class Refund extends ProviderResource implements Persistable<UUID> {
 
 	@Id
 	private UUID id;
@@ -53,28 +57,15 @@ public class Refund implements Persistable<UUID> {
 	@Enumerated(EnumType.STRING)
 	private RefundStatus status;
 
-	@Column(name = "provider_reference")
-	private @Nullable String providerReference;
-
-	@Column(name = "decline_code")
-	private @Nullable String declineCode;
-
 	@Column(name = "created_at", updatable = false)
 	private Instant createdAt;
 
 	@Column(name = "updated_at")
 	private Instant updatedAt;
 
-	/** The generation of the provider idempotency key; see {@link RefundId}. */
-	@Column(name = "provider_key_generation")
-	private int providerKeyGeneration;
-
-	/**
-	 * When a call under the current generation's key was first answered from what the
-	 * provider saved under it; {@code null} until then (docs/design.md section 5).
-	 */
-	@Column(name = "provider_key_replayed_at")
-	private @Nullable Instant providerKeyReplayedAt;
+	/** The provider reference, decline code and provider key generation. */
+	@Embedded
+	private ProviderAttempt attempt = new ProviderAttempt();
 
 	@Version
 	private @Nullable Long version;
@@ -100,7 +91,6 @@ public class Refund implements Persistable<UUID> {
 		this.currency = amount.currency().getCurrencyCode();
 		this.reason = (reason != null) ? reason.wireName() : null;
 		this.status = RefundStatus.PENDING;
-		this.providerKeyGeneration = 1;
 		this.createdAt = now;
 		this.updatedAt = now;
 	}
@@ -142,7 +132,6 @@ public class Refund implements Persistable<UUID> {
 		refund.clientId = clientId.value();
 		refund.reason = (reason != null) ? reason.wireName() : null;
 		refund.status = RefundStatus.PENDING;
-		refund.providerKeyGeneration = 1;
 		refund.createdAt = now;
 		refund.updatedAt = now;
 		return refund;
@@ -157,112 +146,46 @@ public class Refund implements Persistable<UUID> {
 		return this.chargeReference;
 	}
 
-	/**
-	 * The provider refunded.
-	 * @param providerReference the provider's id of the refund
-	 * @param now when Payonce learned it (UTC)
-	 * @throws IllegalStateException unless the refund is {@code PENDING}
-	 */
-	public void markSucceeded(String providerReference, Instant now) {
-		requirePending("mark succeeded");
-		this.status = RefundStatus.SUCCEEDED;
-		this.providerReference = providerReference;
+	@Override
+	protected String kind() {
+		return "refund";
+	}
+
+	@Override
+	protected ProviderAttempt attempt() {
+		return this.attempt;
+	}
+
+	@Override
+	public boolean pending() {
+		return this.status == RefundStatus.PENDING;
+	}
+
+	@Override
+	protected RefundStatus currentStatus() {
+		return this.status;
+	}
+
+	@Override
+	protected void moveTo(Outcome outcome, Instant now) {
+		this.status = RefundStatus.valueOf(outcome.name());
+		this.updatedAt = now;
+	}
+
+	@Override
+	protected void touch(Instant now) {
 		this.updatedAt = now;
 	}
 
 	/**
-	 * The provider declined the refund.
-	 * @param providerReference the provider's id of the declined refund
-	 * @param declineCode the provider's reason
-	 * @param now when Payonce learned it (UTC)
-	 * @throws IllegalStateException unless the refund is {@code PENDING}
+	 * A refund moves to a new provider key generation only after its key was answered
+	 * from what the provider saved: the request that executed under the key had ended,
+	 * none executes after it, and a refund lookup reads the provider's own writes
+	 * (docs/design.md section 8).
 	 */
-	public void markDeclined(String providerReference, String declineCode, Instant now) {
-		requirePending("mark declined");
-		this.status = RefundStatus.DECLINED;
-		this.providerReference = providerReference;
-		this.declineCode = declineCode;
-		this.updatedAt = now;
-	}
-
-	/**
-	 * Reconciliation gave up: the provider confirms it has no refund under this refund's
-	 * provider idempotency key, past the give-up window.
-	 * @param now when Payonce gave up (UTC)
-	 * @throws IllegalStateException unless the refund is {@code PENDING}
-	 */
-	public void markFailed(Instant now) {
-		requirePending("mark failed");
-		this.status = RefundStatus.FAILED;
-		this.updatedAt = now;
-	}
-
-	/**
-	 * Records that a refund call under the current provider key generation was answered
-	 * from what the provider saved under the key (Stripe: {@code Idempotent-Replayed}):
-	 * the request under the key that executed had ended, and none executes after it
-	 * (docs/design.md section 8). The first such moment is kept.
-	 * @param generation the generation the replayed call was sent under; a replay of an
-	 * older generation records nothing
-	 * @param now when the replay was received (UTC)
-	 * @return whether this call recorded it
-	 * @throws IllegalStateException unless the refund is {@code PENDING}
-	 */
-	public boolean recordProviderKeyReplayed(int generation, Instant now) {
-		requirePending("record a replayed provider key for");
-		if (generation != this.providerKeyGeneration || this.providerKeyReplayedAt != null) {
-			return false;
-		}
-		this.providerKeyReplayedAt = now;
-		this.updatedAt = now;
+	@Override
+	protected boolean newGenerationNeedsReplay() {
 		return true;
-	}
-
-	/**
-	 * Moves the provider idempotency key to its next generation, so that the next refund
-	 * attempt is not answered by what the provider saved for the current key. Only for a
-	 * refund the provider has none of under any key, as proven by a lookup after the
-	 * current key was answered from what the provider saved, while no attempt can be in
-	 * flight: a new key with a refund already made would refund twice.
-	 * @param from the generation the proof was made for
-	 * @param now when (UTC)
-	 * @throws IllegalStateException unless the refund is {@code PENDING}, at generation
-	 * {@code from}, with its key's replay recorded
-	 */
-	public void startNewProviderKeyGeneration(int from, Instant now) {
-		requirePending("start a new provider key generation for");
-		if (this.providerKeyGeneration != from || this.providerKeyReplayedAt == null) {
-			throw new IllegalStateException("Refund " + this.id + " is at provider key generation "
-					+ this.providerKeyGeneration + " (replay recorded: " + (this.providerKeyReplayedAt != null)
-					+ "), not a replayed generation " + from);
-		}
-		this.providerKeyGeneration++;
-		this.providerKeyReplayedAt = null;
-		this.updatedAt = now;
-	}
-
-	/**
-	 * The generation of the provider idempotency key the next refund call is sent with.
-	 * @return 1 or more
-	 */
-	public int providerKeyGeneration() {
-		return this.providerKeyGeneration;
-	}
-
-	/**
-	 * When a call under the current provider key generation was first answered from what
-	 * the provider saved under the key ({@link #recordProviderKeyReplayed}).
-	 * @return that moment (UTC), or {@code null} if no such replay was seen
-	 */
-	public @Nullable Instant providerKeyReplayedAt() {
-		return this.providerKeyReplayedAt;
-	}
-
-	private void requirePending(String transition) {
-		if (this.status != RefundStatus.PENDING) {
-			throw new IllegalStateException(
-					"Cannot " + transition + " refund " + this.id + ": it is " + this.status + ", not PENDING");
-		}
 	}
 
 	/**
@@ -272,12 +195,16 @@ public class Refund implements Persistable<UUID> {
 	 * @return the request with this refund's provider idempotency key
 	 */
 	public RefundRequest refundRequest(String chargeReference) {
-		return new RefundRequest(this.id, id().providerIdempotencyKey(this.providerKeyGeneration), chargeReference,
-				amount(), reason());
+		return new RefundRequest(this.id, providerIdempotencyKey(), chargeReference, amount(), reason());
 	}
 
 	public RefundId id() {
 		return new RefundId(this.id);
+	}
+
+	@Override
+	public UUID resourceId() {
+		return this.id;
 	}
 
 	public PaymentId paymentId() {
@@ -300,18 +227,11 @@ public class Refund implements Persistable<UUID> {
 		return this.status;
 	}
 
-	public @Nullable String providerReference() {
-		return this.providerReference;
-	}
-
-	public @Nullable String declineCode() {
-		return this.declineCode;
-	}
-
 	/**
 	 * When the refund was created.
 	 * @return the creation time, UTC, microsecond precision
 	 */
+	@Override
 	public Instant createdAt() {
 		return this.createdAt;
 	}

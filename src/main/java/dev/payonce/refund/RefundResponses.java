@@ -1,21 +1,16 @@
 package dev.payonce.refund;
 
-import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.ProblemDetail;
-import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 
 import dev.payonce.idempotency.StoredResponse;
+import dev.payonce.payment.FinalResponses;
 import dev.payonce.payment.PaymentId;
-import dev.payonce.web.Problems;
 
 /**
  * Renders the final answers of a refund that are stored with its idempotency record and
@@ -54,8 +49,7 @@ public class RefundResponses {
 	}
 
 	StoredResponse created(Refund refund) {
-		return new StoredResponse(201, Map.of(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_JSON_VALUE,
-				HttpHeaders.LOCATION, location(refund)), receipt(refund));
+		return FinalResponses.created(location(refund), receipt(refund));
 	}
 
 	StoredResponse declined(Refund refund) {
@@ -80,15 +74,14 @@ public class RefundResponses {
 	/**
 	 * A final 402 problem about one refund, rendered once and stored for every replay.
 	 */
-	private StoredResponse paymentRequired(Refund refund, String slug, String title, String detail,
+	private static StoredResponse paymentRequired(Refund refund, String slug, String title, String detail,
 			Map<String, @Nullable Object> extensions) {
-		ProblemDetail problem = Problems.of(HttpStatus.PAYMENT_REQUIRED, slug, title, detail);
-		problem.setInstance(URI.create("/payments/" + refund.paymentId() + "/refunds"));
-		problem.setProperty("paymentId", refund.paymentId().toString());
-		problem.setProperty("refundId", refund.id().toString());
-		extensions.forEach(problem::setProperty);
-		return new StoredResponse(402, Map.of(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_PROBLEM_JSON_VALUE),
-				Problems.json(problem));
+		Map<String, @Nullable Object> members = new LinkedHashMap<>();
+		members.put("paymentId", refund.paymentId().toString());
+		members.put("refundId", refund.id().toString());
+		members.putAll(extensions);
+		return FinalResponses.paymentRequired(slug, title, detail, "/payments/" + refund.paymentId() + "/refunds",
+				members);
 	}
 
 }

@@ -7,26 +7,17 @@ import java.util.UUID;
 
 import org.springframework.data.domain.Limit;
 import org.springframework.data.jpa.repository.Query;
-import org.springframework.data.repository.Repository;
+
+import dev.payonce.provider.ProviderRows;
 
 /**
  * Stored refunds. Only the methods Payonce uses; refunds are never deleted.
  */
-public interface Refunds extends Repository<Refund, UUID> {
+public interface Refunds extends ProviderRows<Refund> {
 
 	Refund save(Refund refund);
 
 	Refund saveAndFlush(Refund refund);
-
-	/**
-	 * Writes the changes of the refunds read in the current transaction now, so that a
-	 * {@code @Version} conflict surfaces here. Cheaper than {@link #saveAndFlush} for an
-	 * entity this transaction loaded: no merge of the entity onto itself.
-	 * @throws jakarta.persistence.TransactionRequiredException outside a transaction
-	 */
-	void flush();
-
-	Optional<Refund> findById(UUID id);
 
 	/**
 	 * A refund by id, only if it is of this payment and this client: one statement, the
@@ -66,7 +57,7 @@ public interface Refunds extends Repository<Refund, UUID> {
 	 * {@code ix_refunds_extra_refund_sweep}.
 	 */
 	@Query("SELECT r FROM Refund r WHERE r.createdAt >= :since AND r.status <> dev.payonce.refund.RefundStatus.PENDING"
-			+ " AND (r.providerKeyGeneration > 1 OR r.status = dev.payonce.refund.RefundStatus.FAILED)"
+			+ " AND (r.attempt.providerKeyGeneration > 1 OR r.status = dev.payonce.refund.RefundStatus.FAILED)"
 			+ " ORDER BY r.createdAt")
 	List<Refund> findExtraRefundCandidates(Instant since, Limit limit);
 

@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
+import dev.payonce.provider.ProviderEvent;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.refund.RefundId;
 
@@ -53,7 +54,7 @@ class ProviderRefunds {
 	 * @throws IllegalStateException if the payment's external refunds would exceed its
 	 * amount (the provider never refunds more than the charge: a broken invariant)
 	 */
-	long record(String provider, PaymentId paymentId, WebhookEvent.ProviderRefund refund, Instant now) {
+	long record(String provider, PaymentId paymentId, ProviderEvent.ProviderRefund refund, Instant now) {
 		boolean inserted = this.jdbc.sql("""
 				INSERT INTO provider_refunds
 				    (provider, provider_reference, payment_id, amount, currency, status, created_at, updated_at)
@@ -80,7 +81,7 @@ class ProviderRefunds {
 					""")
 				.param("provider", provider)
 				.param("reference", refund.providerReference())
-				.query((rs, row) -> new Recorded(WebhookEvent.ProviderRefundStatus.valueOf(rs.getString("status")),
+				.query((rs, row) -> new Recorded(ProviderEvent.ProviderRefundStatus.valueOf(rs.getString("status")),
 						rs.getLong("amount")))
 				.single();
 			if (!recorded.status().movesTo(refund.status())) {
@@ -214,7 +215,7 @@ class ProviderRefunds {
 		return (found.size() == 1) ? Optional.of(new PaymentId(found.get(0))) : Optional.empty();
 	}
 
-	private record Recorded(WebhookEvent.ProviderRefundStatus status, long amount) {
+	private record Recorded(ProviderEvent.ProviderRefundStatus status, long amount) {
 	}
 
 	private record Moved(UUID paymentId, long amount) {

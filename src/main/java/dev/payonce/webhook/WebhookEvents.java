@@ -9,6 +9,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
+import dev.payonce.provider.ProviderEvent;
+
 /**
  * The ledger of webhook events: one row per (provider, event id) that settled
  * ({@code APPLIED}) or was ignored against a payment or refund Payonce knows of
@@ -30,7 +32,7 @@ class WebhookEvents {
 	 * concurrent delivery of the same event never raises (and never aborts the caller's
 	 * transaction); false if it was recorded before.
 	 */
-	boolean record(WebhookEvent event, @Nullable UUID paymentId, @Nullable UUID refundId, String effect, Instant now) {
+	boolean record(ProviderEvent event, @Nullable UUID paymentId, @Nullable UUID refundId, String effect, Instant now) {
 		return this.jdbc
 			.sql("""
 					INSERT INTO provider_webhook_events (provider, event_id, event_type, payment_id, refund_id, effect, received_at)

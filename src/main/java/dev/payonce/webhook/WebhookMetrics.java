@@ -8,6 +8,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.stereotype.Component;
 
+import dev.payonce.provider.ProviderEventEffect;
+
 /**
  * The webhook module's meters: {@code payonce.webhook.events} (webhook deliveries by
  * effect), and {@code payonce.payments.succeeded.after.decline} and
@@ -58,13 +60,13 @@ class WebhookMetrics {
 		this.failedAfterSuccess.increment();
 	}
 
-	void webhookEvent(WebhookEffect effect) {
+	void webhookEvent(ProviderEventEffect effect) {
 		webhookEvents(switch (effect) {
-			case WebhookEffect.Applied applied -> "applied";
-			case WebhookEffect.Duplicate duplicate -> "duplicate";
-			case WebhookEffect.Ignored ignored -> "ignored";
-			case WebhookEffect.InProgress inProgress -> "in_progress";
-			case WebhookEffect.Deferred deferred -> "deferred";
+			case ProviderEventEffect.Applied applied -> "applied";
+			case ProviderEventEffect.Duplicate duplicate -> "duplicate";
+			case ProviderEventEffect.Ignored ignored -> "ignored";
+			case ProviderEventEffect.InProgress inProgress -> "in_progress";
+			case ProviderEventEffect.Deferred deferred -> "deferred";
 		}).increment();
 	}
 

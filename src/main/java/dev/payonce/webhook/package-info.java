@@ -5,7 +5,8 @@
  * ({@link dev.payonce.webhook.WebhookEvents}) and leaves what it cannot settle yet to
  * reconciliation (docs/design.md section 10). It depends on {@code payment} and
  * {@code refund}, never the reverse; a provider's adapter translates its events into
- * {@link dev.payonce.webhook.WebhookEvent}.
+ * {@link dev.payonce.provider.ProviderEvent}, handed over through
+ * {@link dev.payonce.provider.ProviderEventHandler}.
  */
 @NullMarked
 package dev.payonce.webhook;

@@ -39,7 +39,7 @@ class PaymentTests {
 		boolean first = payment.recordProviderKeyReplayed(1, CREATED);
 		boolean second = payment.recordProviderKeyReplayed(1, LATER);
 		Instant replayedAt = payment.providerKeyReplayedAt();
-		payment.startNewProviderKeyGeneration(LATER);
+		payment.startNewProviderKeyGeneration(1, LATER);
 
 		assertThat(stale).isFalse();
 		assertThat(first).isTrue();
@@ -60,7 +60,7 @@ class PaymentTests {
 		assertThat(replaced).isFalse();
 		assertThat(payment.status()).isEqualTo(PaymentStatus.PENDING);
 		assertThat(payment.chargeRequest().providerReference()).isEqualTo("pi_1");
-		assertThatIllegalStateException().isThrownBy(() -> payment.startNewProviderKeyGeneration(LATER));
+		assertThatIllegalStateException().isThrownBy(() -> payment.startNewProviderKeyGeneration(1, LATER));
 		assertThat(payment.providerKeyGeneration()).isEqualTo(1);
 	}
 

@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class WebhookMetricsTests {
 
 	@Test
-	void everyWebhookEffectExistsAtZeroFromStartUp() {
+	void everyProviderEventEffectExistsAtZeroFromStartUp() {
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
 		new WebhookMetrics(registry);

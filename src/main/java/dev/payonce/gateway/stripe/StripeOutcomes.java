@@ -19,6 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.payonce.provider.GatewayResult;
+import dev.payonce.provider.Money;
 
 /**
  * What a Stripe answer means for a charge, as a {@link GatewayResult}. The rules, from
@@ -112,7 +113,14 @@ final class StripeOutcomes {
 
 	private static final Logger log = LoggerFactory.getLogger(StripeOutcomes.class);
 
+	/** The adapter's logger, for what it refuses to send. */
+	private static final Logger adapterLog = LoggerFactory.getLogger(StripePaymentGateway.class);
+
+	/** The provider reference of a charge or refund that was never sent. */
 	private static final String NO_REFERENCE = "none";
+
+	/** The decline code of an amount Stripe cannot take, never sent to it. */
+	static final String AMOUNT_NOT_SUPPORTED = "amount_not_supported";
 
 	/**
 	 * Stripe error codes of a 400 that refuse the request itself for good, from Stripe's
@@ -129,6 +137,20 @@ final class StripeOutcomes {
 			"invalid_charge_amount", "charge_already_refunded", "charge_disputed", "payment_method_unactivated");
 
 	private StripeOutcomes() {
+	}
+
+	/**
+	 * The answer to an amount Stripe cannot take, sent nowhere: final, and nothing moved.
+	 * Payonce refuses such amounts before it stores anything
+	 * ({@link StripePaymentGateway#amountLimits}); this meets only a payment or refund
+	 * stored before that check existed, which no retry can change.
+	 * @param amount the amount of the charge or refund
+	 * @return Declined with {@link #AMOUNT_NOT_SUPPORTED}
+	 */
+	static GatewayResult notSent(Money amount) {
+		adapterLog.warn("Not sent to Stripe: {} {} minor units is not an amount Stripe takes ({})", amount.currency(),
+				amount.minorUnits(), StripeAmounts.CURRENCIES_PAGE);
+		return new GatewayResult.Declined(NO_REFERENCE, AMOUNT_NOT_SUPPORTED);
 	}
 
 	/**

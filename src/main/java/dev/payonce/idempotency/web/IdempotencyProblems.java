@@ -55,4 +55,17 @@ public final class IdempotencyProblems {
 			.retryAfter(retryAfter);
 	}
 
+	/**
+	 * The scope holds the most live keys allowed and this key is new
+	 * ({@link dev.payonce.idempotency.IdempotencyService#quotaRefusal}).
+	 * @param retryAfter when an older stored response expires
+	 * @return 429 {@code idempotency-quota-exceeded} with {@code Retry-After}
+	 */
+	public static ApiProblem quotaExceeded(Duration retryAfter) {
+		return new ApiProblem(HttpStatus.TOO_MANY_REQUESTS, "idempotency-quota-exceeded", "Too many live keys",
+				"This client holds the most live Idempotency-Keys allowed; a new key is accepted once older stored "
+						+ "responses expire (Retry-After). Retries of existing keys still work.")
+			.retryAfter(retryAfter);
+	}
+
 }

@@ -3,8 +3,6 @@ package dev.payonce.idempotency.web;
 import java.util.List;
 
 import org.springframework.context.annotation.Configuration;
-
-import dev.payonce.idempotency.KeyDigests;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
@@ -14,15 +12,15 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 @Configuration(proxyBeanMethods = false)
 class IdempotencyWebConfiguration implements WebMvcConfigurer {
 
-	private final KeyDigests keyDigests;
+	private final IdempotencyKeyArgumentResolver keys;
 
-	IdempotencyWebConfiguration(KeyDigests keyDigests) {
-		this.keyDigests = keyDigests;
+	IdempotencyWebConfiguration(IdempotencyKeyArgumentResolver keys) {
+		this.keys = keys;
 	}
 
 	@Override
 	public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
-		resolvers.add(new IdempotencyKeyArgumentResolver(this.keyDigests));
+		resolvers.add(this.keys);
 	}
 
 }

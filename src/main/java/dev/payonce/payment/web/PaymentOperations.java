@@ -1,8 +1,5 @@
 package dev.payonce.payment.web;
 
-import java.io.IOException;
-import java.io.InputStream;
-
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.ParameterIn;
@@ -20,6 +17,7 @@ import org.springframework.http.ResponseEntity;
 
 import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.idempotency.web.IdempotencyHeaders;
+import dev.payonce.payment.PaymentCommand;
 import dev.payonce.payment.PaymentReceipt;
 import dev.payonce.web.ApiDocumentation;
 
@@ -127,7 +125,7 @@ public interface PaymentOperations {
 											@ExampleObject(name = "payment-outcome-unknown",
 													value = ProblemExamples.OUTCOME_UNKNOWN) })) })
 	ResponseEntity<byte[]> create(@Parameter(hidden = true) IdempotencyKey key,
-			@Parameter(hidden = true) InputStream body) throws IOException;
+			@Parameter(hidden = true) PaymentCommand command);
 
 	@Operation(operationId = "getPayment", summary = "Read a payment of the calling client",
 			description = "The payment as it stands now: a PENDING payment shows its final status once a retry or "

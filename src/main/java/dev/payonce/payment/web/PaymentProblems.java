@@ -115,30 +115,33 @@ public final class PaymentProblems {
 	}
 
 	static ApiProblem providerUnavailable(PaymentId paymentId, Duration retryAfter) {
-		return new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "payment-provider-unavailable",
-				"Payment provider unavailable",
-				"The payment provider refused this attempt before processing it. Retrying with the same Idempotency-Key is safe and resolves the payment without a second charge.")
-			.with("paymentId", paymentId.toString())
-			.retryAfter(retryAfter);
+		return unresolved("payment-provider-unavailable", "Payment provider unavailable",
+				"The payment provider refused this attempt before processing it. Retrying with the same Idempotency-Key is safe and resolves the payment without a second charge.",
+				"paymentId", paymentId.toString(), retryAfter);
 	}
 
 	static ApiProblem outcomeUnknown(PaymentId paymentId, Duration retryAfter) {
-		return new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "payment-outcome-unknown", "Payment outcome unknown",
-				"The payment provider did not confirm the outcome. Retrying with the same Idempotency-Key is safe and resolves it without a second charge.")
-			.with("paymentId", paymentId.toString())
-			.retryAfter(retryAfter);
+		return unresolved("payment-outcome-unknown", "Payment outcome unknown",
+				"The payment provider did not confirm the outcome. Retrying with the same Idempotency-Key is safe and resolves it without a second charge.",
+				"paymentId", paymentId.toString(), retryAfter);
 	}
 
 	/**
-	 * {@code 429 idempotency-quota-exceeded}: the client holds the most live keys
-	 * allowed.
-	 * @param retryAfter when an older stored response expires
-	 * @return the problem, with {@code Retry-After}
+	 * {@code 503}: an operation's provider call was refused or its outcome is unknown;
+	 * the resource stays {@code PENDING} and a retry with the same key resolves it
+	 * (docs/design.md section 4, step 3).
+	 * @param slug the problem type's slug
+	 * @param title the problem's title
+	 * @param detail what happened and that a retry is safe
+	 * @param idMember the member naming the resource ({@code paymentId},
+	 * {@code refundId})
+	 * @param id the resource's id
+	 * @param retryAfter when to retry
+	 * @return the problem, with the id member and {@code Retry-After}
 	 */
-	public static ApiProblem quotaExceeded(Duration retryAfter) {
-		return new ApiProblem(HttpStatus.TOO_MANY_REQUESTS, "idempotency-quota-exceeded", "Too many live keys",
-				"This client holds the most live Idempotency-Keys allowed; a new key is accepted once older stored "
-						+ "responses expire (Retry-After). Retries of existing keys still work.")
+	public static ApiProblem unresolved(String slug, String title, String detail, String idMember, String id,
+			Duration retryAfter) {
+		return new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, slug, title, detail).with(idMember, id)
 			.retryAfter(retryAfter);
 	}
 

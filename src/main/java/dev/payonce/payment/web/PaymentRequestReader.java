@@ -54,6 +54,8 @@ public class PaymentRequestReader {
 
 	private final ObjectReader reader;
 
+	private final ObjectReader duplicatesAllowed;
+
 	private final Validator validator;
 
 	private final PaymentGateway gateway;
@@ -65,6 +67,7 @@ public class PaymentRequestReader {
 			.with(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
 			.with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
 			.with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+		this.duplicatesAllowed = this.reader.without(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
 		this.validator = validator;
 		this.gateway = gateway;
 	}
@@ -130,13 +133,27 @@ public class PaymentRequestReader {
 					"is not valid JSON"
 							+ ((ex.getLocation() != null) ? " (line " + ex.getLocation().getLineNr() + ", column "
 									+ ex.getLocation().getColumnNr() + ")" : "")
-							+ (ex.getMessage() != null && ex.getMessage().startsWith("Duplicate") ? ": duplicate field"
-									: ""))));
+							+ (onlyDuplicateMembers(body) ? ": duplicate field" : ""))));
 		}
 		if (root == null || !root.isObject()) {
 			throw PaymentProblems.invalidRequest(List.of(new FieldError("", "must be a JSON object")));
 		}
 		return root;
+	}
+
+	/**
+	 * Whether a body the strict reader refused is well-formed but for duplicate members:
+	 * the same read without duplicate detection accepts it. Decided by the parser's
+	 * rules, never by the text of its message.
+	 */
+	private boolean onlyDuplicateMembers(byte[] body) {
+		try {
+			this.duplicatesAllowed.readTree(body);
+			return true;
+		}
+		catch (JacksonException ex) {
+			return false;
+		}
 	}
 
 	/**

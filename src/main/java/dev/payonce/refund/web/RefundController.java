@@ -1,35 +1,24 @@
 package dev.payonce.refund.web;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.UUID;
 
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.util.MultiValueMap;
-import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.payonce.client.ClientId;
 import dev.payonce.client.CurrentClient;
 import dev.payonce.idempotency.IdempotencyKey;
-import dev.payonce.idempotency.IdempotencyService;
 import dev.payonce.idempotency.web.IdempotencyProblems;
 import dev.payonce.idempotency.web.StoredResponses;
-import dev.payonce.payment.web.FieldError;
 import dev.payonce.payment.web.PaymentController;
 import dev.payonce.payment.web.PaymentProblems;
-import dev.payonce.provider.PaymentGateway;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.refund.RefundCommand;
 import dev.payonce.refund.RefundId;
@@ -43,8 +32,9 @@ import dev.payonce.refund.RefundService;
  * /payments/{id}/refunds/{refundId}} (docs/design.md section 8).
  *
  * <p>
- * The key, the payment id's spelling and the body are checked before the claim, so a
- * rejected request stores nothing; refusals that depend on the payment (unknown, not
+ * The key mode, the key, its quota, the body and the payment id's spelling are checked
+ * before the claim, by the arguments' resolvers ({@link RefundCommandArgumentResolver}),
+ * so a rejected request stores nothing; refusals that depend on the payment (unknown, not
  * SUCCEEDED, not enough left) are decided in the claim transaction and store nothing
  * either.
  */
@@ -58,49 +48,19 @@ class RefundController implements RefundOperations {
 
 	private final RefundService refunds;
 
-	private final RefundRequestReader reader;
-
 	private final RefundResponses responses;
 
 	private final CurrentClient currentClient;
 
-	private final IdempotencyService idempotency;
-
-	private final PaymentGateway gateway;
-
-	RefundController(RefundService refunds, RefundRequestReader reader, RefundResponses responses,
-			CurrentClient currentClient, IdempotencyService idempotency, PaymentGateway gateway) {
+	RefundController(RefundService refunds, RefundResponses responses, CurrentClient currentClient) {
 		this.refunds = refunds;
-		this.reader = reader;
 		this.responses = responses;
 		this.currentClient = currentClient;
-		this.idempotency = idempotency;
-		this.gateway = gateway;
 	}
 
 	@Override
 	@PostMapping
-	public ResponseEntity<byte[]> create(@PathVariable String id, IdempotencyKey key,
-			@RequestHeader HttpHeaders headers, InputStream body)
-			throws IOException, HttpMediaTypeNotSupportedException {
-		ClientId clientId = this.currentClient.clientId();
-		PaymentController.requireKeyMode(this.gateway, this.currentClient);
-		this.idempotency.quotaRefusal(clientId.value(), key).ifPresent((retryAfter) -> {
-			throw PaymentProblems.quotaExceeded(retryAfter);
-		});
-		byte[] bytes = PaymentController.readLimited(body);
-		if (bytes.length > 0) {
-			requireJson(headers);
-		}
-		else if (headers.getFirst(HttpHeaders.CONTENT_TYPE) != null) {
-			// An empty body refunds all that remains, so it must be meant: a body that
-			// was declared but arrived empty (a serializer dropped it) is refused.
-			throw PaymentProblems.invalidRequest(List.of(new FieldError("",
-					"a Content-Type was sent with an empty body: send {} to refund all that remains, "
-							+ "or send neither a body nor a Content-Type")));
-		}
-		PaymentId paymentId = PaymentController.parseId(id);
-		RefundCommand command = this.reader.read(clientId, key, paymentId, bytes);
+	public ResponseEntity<byte[]> create(IdempotencyKey key, RefundCommand command) {
 		return switch (this.refunds.refund(command)) {
 			case RefundOutcome.Completed completed ->
 				StoredResponses.render(completed.response(), completed.replayed());
@@ -144,23 +104,6 @@ class RefundController implements RefundOperations {
 
 	private static ResponseEntity<byte[]> json(String body) {
 		return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(body.getBytes(StandardCharsets.UTF_8));
-	}
-
-	/**
-	 * A body, when sent, must be JSON; an empty body must come without a Content-Type
-	 * (docs/design.md section 8).
-	 */
-	private static void requireJson(HttpHeaders headers) throws HttpMediaTypeNotSupportedException {
-		MediaType type;
-		try {
-			type = headers.getContentType();
-		}
-		catch (InvalidMediaTypeException ex) {
-			type = null;
-		}
-		if (type == null || !MediaType.APPLICATION_JSON.includes(type)) {
-			throw new HttpMediaTypeNotSupportedException(type, List.of(MediaType.APPLICATION_JSON));
-		}
 	}
 
 	private static RefundId parseRefundId(String id) {

@@ -1,8 +1,5 @@
 package dev.payonce.refund.web;
 
-import java.io.IOException;
-import java.io.InputStream;
-
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.ParameterIn;
@@ -18,12 +15,12 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.util.MultiValueMap;
-import org.springframework.web.HttpMediaTypeNotSupportedException;
 
 import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.idempotency.web.IdempotencyHeaders;
 import dev.payonce.payment.web.PaymentOperations;
 import dev.payonce.payment.web.ProblemExamples;
+import dev.payonce.refund.RefundCommand;
 import dev.payonce.refund.RefundList;
 import dev.payonce.refund.RefundReceipt;
 import dev.payonce.web.ApiDocumentation;
@@ -149,9 +146,8 @@ interface RefundOperations {
 													value = RefundProblemExamples.REFUND_PROVIDER_UNAVAILABLE),
 											@ExampleObject(name = "refund-outcome-unknown",
 													value = RefundProblemExamples.REFUND_OUTCOME_UNKNOWN) })) })
-	ResponseEntity<byte[]> create(@Parameter(hidden = true) String id, @Parameter(hidden = true) IdempotencyKey key,
-			@Parameter(hidden = true) HttpHeaders headers, @Parameter(hidden = true) InputStream body)
-			throws IOException, HttpMediaTypeNotSupportedException;
+	ResponseEntity<byte[]> create(@Parameter(hidden = true) IdempotencyKey key,
+			@Parameter(hidden = true) RefundCommand command);
 
 	@Operation(operationId = "listRefunds", summary = "List a payment's refunds, a page at a time, oldest first",
 			description = "The payment's refunds, whatever their status, oldest first with ties broken by id, "

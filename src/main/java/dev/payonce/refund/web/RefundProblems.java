@@ -45,18 +45,15 @@ final class RefundProblems {
 	}
 
 	static ApiProblem refundProviderUnavailable(RefundId refundId, Duration retryAfter) {
-		return new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "refund-provider-unavailable",
-				"Refund provider unavailable",
-				"The payment provider refused this attempt before processing it. Retrying with the same Idempotency-Key is safe and resolves the refund without a second refund.")
-			.with("refundId", refundId.toString())
-			.retryAfter(retryAfter);
+		return PaymentProblems.unresolved("refund-provider-unavailable", "Refund provider unavailable",
+				"The payment provider refused this attempt before processing it. Retrying with the same Idempotency-Key is safe and resolves the refund without a second refund.",
+				"refundId", refundId.toString(), retryAfter);
 	}
 
 	static ApiProblem refundOutcomeUnknown(RefundId refundId, Duration retryAfter) {
-		return new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "refund-outcome-unknown", "Refund outcome unknown",
-				"The payment provider did not confirm the refund. Retrying with the same Idempotency-Key is safe and resolves it without a second refund.")
-			.with("refundId", refundId.toString())
-			.retryAfter(retryAfter);
+		return PaymentProblems.unresolved("refund-outcome-unknown", "Refund outcome unknown",
+				"The payment provider did not confirm the refund. Retrying with the same Idempotency-Key is safe and resolves it without a second refund.",
+				"refundId", refundId.toString(), retryAfter);
 	}
 
 	static ApiProblem refundNotFound() {

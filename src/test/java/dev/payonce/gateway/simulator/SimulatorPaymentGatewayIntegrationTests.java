@@ -25,12 +25,13 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.gateway.simulator.SimulatorProperties.Fault;
+import dev.payonce.payment.PaymentId;
 import dev.payonce.provider.ChargeRequest;
 import dev.payonce.provider.GatewayResult;
 import dev.payonce.provider.Money;
-import dev.payonce.payment.PaymentId;
-import dev.payonce.refund.RefundId;
+import dev.payonce.provider.ProviderAttempt;
 import dev.payonce.provider.RefundRequest;
+import dev.payonce.refund.RefundId;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -264,7 +265,8 @@ class SimulatorPaymentGatewayIntegrationTests {
 
 	private static RefundRequest refund(String chargeReference, long amount) {
 		RefundId refundId = new RefundId(UUID.randomUUID());
-		return new RefundRequest(refundId.value(), refundId.providerIdempotencyKey(), chargeReference,
+		return new RefundRequest(refundId.value(),
+				ProviderAttempt.providerIdempotencyKey("refund", refundId.value(), 1), chargeReference,
 				new Money(amount, Currency.getInstance("EUR")), null);
 	}
 
@@ -284,7 +286,8 @@ class SimulatorPaymentGatewayIntegrationTests {
 
 	private static ChargeRequest charge(String paymentMethod) {
 		PaymentId paymentId = PaymentId.random();
-		return new ChargeRequest(paymentId.value(), paymentId.providerIdempotencyKey(1),
+		return new ChargeRequest(paymentId.value(),
+				ProviderAttempt.providerIdempotencyKey("payment", paymentId.value(), 1),
 				new Money(1500, Currency.getInstance("EUR")), paymentMethod, "order-1");
 	}
 

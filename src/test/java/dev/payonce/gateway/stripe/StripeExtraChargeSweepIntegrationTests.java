@@ -3,29 +3,20 @@ package dev.payonce.gateway.stripe;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 import dev.payonce.OffsetClock;
-import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
-import dev.payonce.idempotency.IdempotencyReconciler;
 import dev.payonce.payment.ExtraChargeSweep;
 import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
@@ -40,27 +31,27 @@ import static org.awaitility.Awaitility.await;
  * ERROR and a count in {@code payonce.provider.duplicates}; the payment's own charge is
  * never touched; a second Stripe refund of one Payonce refund is reported once.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "payonce.gateway.provider=stripe", "payonce.gateway.stripe.secret-key=sk_test_model",
-				"payonce.gateway.stripe.webhook-signing-secret=whsec_model_signing_secret",
-				"payonce.gateway.stripe.connect-timeout=1s", "payonce.gateway.stripe.read-timeout=1s",
-				"payonce.gateway.stripe.search-settle-time=300ms", "payonce.reconciliation.enabled=false",
-				"payonce.reconciliation.stale-after=0s" })
-@Import({ TestcontainersConfiguration.class, OffsetClock.Installed.class })
+@TestPropertySource(properties = { "payonce.gateway.stripe.secret-key=sk_test_model",
+		"payonce.gateway.stripe.webhook-signing-secret=whsec_model_signing_secret",
+		"payonce.gateway.stripe.search-settle-time=300ms", "payonce.reconciliation.stale-after=0s", // Search
+																									// caught
+																									// up
+																									// at
+																									// once:
+																									// the
+																									// sweep's
+																									// own
+																									// lag
+																									// tolerance
+																									// is
+																									// not
+																									// under
+																									// test
+																									// here.
+		"test.stripe-model.search-lag=0s" })
+@Import(OffsetClock.Installed.class)
 @ExtendWith(OutputCaptureExtension.class)
-class StripeExtraChargeSweepIntegrationTests {
-
-	/** Search caught up at once: the sweep's own lag tolerance is not under test here. */
-	static final StripeApiModel stripe = new StripeApiModel(Duration.ZERO, Duration.ofMillis(1500));
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	JdbcClient jdbc;
-
-	@Autowired
-	IdempotencyReconciler reconciler;
+class StripeExtraChargeSweepIntegrationTests extends StripeIntegrationFixture {
 
 	@Autowired
 	ExtraChargeSweep sweep;
@@ -71,25 +62,10 @@ class StripeExtraChargeSweepIntegrationTests {
 	@Autowired
 	OffsetClock clock;
 
-	@DynamicPropertySource
-	static void stripeApi(DynamicPropertyRegistry registry) {
-		registry.add("payonce.gateway.stripe.api-base", stripe::baseUrl);
-	}
-
-	@BeforeEach
-	void stripeReadsTheSameClock() {
-		stripe.clock(this.clock);
-	}
-
-	@AfterAll
-	static void stopStripe() {
-		stripe.shutdown();
-	}
-
 	@Test
 	void secondSucceededPaymentIntentIsRefundedInFullOnceAndThePaymentsOwnChargeKept(CapturedOutput output) {
 		Order order = new Order(StripeFault.SERVER_ERROR_SAVED);
-		Reply settled = retryUntilFinal(order);
+		Reply settled = retryUntilFinal(order::pay);
 		String paymentId = settled.field("id");
 		String kept = settled.field("providerReference");
 		int beforeTheExtra = this.sweep.sweep();
@@ -161,29 +137,6 @@ class StripeExtraChargeSweepIntegrationTests {
 			.tag("action", action)
 			.counter()
 			.count();
-	}
-
-	private Reply retryUntilFinal(Order order) {
-		AtomicReference<Reply> last = new AtomicReference<>();
-		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> {
-			last.set(order.pay());
-			return last.get().status() != 503;
-		});
-		return last.get();
-	}
-
-	private void reconcileUntil(BooleanSupplier condition) {
-		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> {
-			this.reconciler.reconcile();
-			return condition.getAsBoolean();
-		});
-	}
-
-	private String status(String paymentId) {
-		return this.jdbc.sql("SELECT status FROM payments WHERE id = ?::uuid")
-			.param(paymentId)
-			.query(String.class)
-			.single();
 	}
 
 	/** One order, its key and its body; faults planned on the model by its order id. */

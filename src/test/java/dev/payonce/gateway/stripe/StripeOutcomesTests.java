@@ -23,10 +23,11 @@ import org.junit.jupiter.params.provider.FieldSource;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
+import dev.payonce.payment.PaymentId;
 import dev.payonce.provider.ChargeRequest;
 import dev.payonce.provider.GatewayResult;
 import dev.payonce.provider.Money;
-import dev.payonce.payment.PaymentId;
+import dev.payonce.provider.ProviderAttempt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -138,7 +139,8 @@ class StripeOutcomesTests {
 				"whsec_unreachable", URI.create("http://127.0.0.1:" + closedPort), Duration.ofSeconds(1),
 				Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofMinutes(5)));
 		PaymentId paymentId = PaymentId.random();
-		ChargeRequest charge = new ChargeRequest(paymentId.value(), paymentId.providerIdempotencyKey(1),
+		ChargeRequest charge = new ChargeRequest(paymentId.value(),
+				ProviderAttempt.providerIdempotencyKey("payment", paymentId.value(), 1),
 				new Money(100, Currency.getInstance("EUR")), "pm_card_visa", "order-1");
 
 		assertThat(gateway.charge(charge)).isInstanceOf(GatewayResult.NotAttempted.class);

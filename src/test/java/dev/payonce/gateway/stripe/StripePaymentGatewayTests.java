@@ -13,12 +13,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
+import dev.payonce.payment.PaymentId;
 import dev.payonce.provider.AmountLimits;
 import dev.payonce.provider.ChargeRequest;
 import dev.payonce.provider.GatewayResult;
 import dev.payonce.provider.Money;
 import dev.payonce.provider.PaymentGateway;
-import dev.payonce.payment.PaymentId;
+import dev.payonce.provider.ProviderAttempt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -119,8 +120,7 @@ class StripePaymentGatewayTests {
 		this.stripe.searchLag(Duration.ofMinutes(5));
 		this.gateway.charge(old);
 		ChargeRequest later = new ChargeRequest(old.paymentId(), old.providerIdempotencyKey(), old.amount(),
-				old.paymentMethod(), old.orderId(), null,
-				Instant.now().plus(StripePaymentGateway.CLOCK_SKEW).plusSeconds(60));
+				old.paymentMethod(), old.orderId(), null, Instant.now().plus(StripeLookups.CLOCK_SKEW).plusSeconds(60));
 
 		GatewayResult outsideTheWindow = this.gateway.lookup(later);
 
@@ -197,12 +197,13 @@ class StripePaymentGatewayTests {
 		// Only a payment stored before Payonce refused such amounts can reach the
 		// adapter.
 		PaymentId paymentId = PaymentId.random();
-		ChargeRequest charge = new ChargeRequest(paymentId.value(), paymentId.providerIdempotencyKey(1),
+		ChargeRequest charge = new ChargeRequest(paymentId.value(),
+				ProviderAttempt.providerIdempotencyKey("payment", paymentId.value(), 1),
 				new Money(5125, Currency.getInstance("KWD")), "pm_card_visa", "order-" + paymentId);
 
 		GatewayResult result = this.gateway.charge(charge);
 
-		assertThat(result).isEqualTo(new GatewayResult.Declined("none", StripePaymentGateway.AMOUNT_NOT_SUPPORTED));
+		assertThat(result).isEqualTo(new GatewayResult.Declined("none", StripeOutcomes.AMOUNT_NOT_SUPPORTED));
 		assertThat(this.stripe.createKeys()).isEmpty();
 	}
 
@@ -220,7 +221,8 @@ class StripePaymentGatewayTests {
 
 	private static ChargeRequest charge() {
 		PaymentId paymentId = PaymentId.random();
-		return new ChargeRequest(paymentId.value(), paymentId.providerIdempotencyKey(1),
+		return new ChargeRequest(paymentId.value(),
+				ProviderAttempt.providerIdempotencyKey("payment", paymentId.value(), 1),
 				new Money(990, Currency.getInstance("USD")), "pm_card_visa", "order-" + paymentId, null, Instant.now());
 	}
 

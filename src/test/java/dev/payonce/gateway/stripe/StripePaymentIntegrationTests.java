@@ -3,34 +3,24 @@ package dev.payonce.gateway.stripe;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicReference;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 import dev.payonce.OffsetClock;
 import dev.payonce.TestCredentials;
-import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
-import dev.payonce.idempotency.IdempotencyReconciler;
 import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The Stripe adapter end to end: {@code POST /payments} over real HTTP, real PostgreSQL,
@@ -39,48 +29,30 @@ import static org.awaitility.Awaitility.await;
  * saved failure, the reconciler's lookup and a new provider key generation) and the model
  * holds at most one charged PaymentIntent for the payment.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "payonce.gateway.provider=stripe", "payonce.gateway.stripe.secret-key=sk_test_model",
-				"payonce.gateway.stripe.webhook-signing-secret=" + StripePaymentIntegrationTests.SIGNING_SECRET,
-				"payonce.gateway.stripe.connect-timeout=1s", "payonce.gateway.stripe.read-timeout=1s",
-				"payonce.gateway.stripe.search-settle-time=600ms", "payonce.reconciliation.enabled=false",
-				"payonce.reconciliation.stale-after=0s" })
-@Import({ TestcontainersConfiguration.class, OffsetClock.Installed.class })
+@TestPropertySource(properties = { "payonce.gateway.stripe.secret-key=sk_test_model",
+		"payonce.gateway.stripe.webhook-signing-secret=" + StripePaymentIntegrationTests.SIGNING_SECRET,
+		"payonce.gateway.stripe.search-settle-time=600ms", "payonce.reconciliation.stale-after=0s", // Search
+																									// lags
+																									// less
+																									// than
+																									// the
+																									// settle
+																									// time:
+																									// the
+																									// reconciler
+																									// must
+																									// never
+																									// outrun
+																									// it.
+		"test.stripe-model.search-lag=300ms" })
+@Import(OffsetClock.Installed.class)
 @ExtendWith(OutputCaptureExtension.class)
-class StripePaymentIntegrationTests {
+class StripePaymentIntegrationTests extends StripeIntegrationFixture {
 
 	static final String SIGNING_SECRET = "whsec_model_signing_secret";
 
-	/** Shorter than the settle time: the reconciler must never outrun it. */
-	static final StripeApiModel stripe = new StripeApiModel(Duration.ofMillis(300), Duration.ofMillis(1500));
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	JdbcClient jdbc;
-
-	@Autowired
-	IdempotencyReconciler reconciler;
-
 	@Autowired
 	OffsetClock clock;
-
-	@DynamicPropertySource
-	static void stripeApi(DynamicPropertyRegistry registry) {
-		registry.add("payonce.gateway.stripe.api-base", stripe::baseUrl);
-	}
-
-	@BeforeEach
-	void stripeReadsTheSameClock() {
-		// Stripe stamps created with a clock that agrees with Payonce's, moved or not.
-		stripe.clock(this.clock);
-	}
-
-	@AfterAll
-	static void stopStripe() {
-		stripe.shutdown();
-	}
 
 	@Test
 	void chargesOncePerKeyAndReplaysWithoutCallingStripeAgain() {
@@ -224,7 +196,7 @@ class StripePaymentIntegrationTests {
 	void paymentMethodStripeDoesNotKnowIsDeclinedNotRetriedForever() {
 		Order order = new Order("card_not_a_payment_method");
 
-		Reply settled = retryUntilFinal(order);
+		Reply settled = retryUntilFinal(order::pay);
 		Reply replay = order.pay();
 
 		assertThat(settled.status()).isEqualTo(402);
@@ -270,7 +242,7 @@ class StripePaymentIntegrationTests {
 		Reply first = order.pay();
 		String paymentId = first.field("paymentId");
 		Reply replayedFailure = order.pay();
-		reconcileUntil(paymentId, () -> generation(paymentId) == 2);
+		reconcileUntil(() -> generation(paymentId) == 2);
 		Reply settled = order.pay();
 
 		assertThat(first.problemType()).endsWith("/payment-outcome-unknown");
@@ -289,7 +261,7 @@ class StripePaymentIntegrationTests {
 		String paymentId = first.field("paymentId");
 		// Retries every 100 ms, six times within the search settle time: the record is
 		// never quiet, and the reconciler is off.
-		Reply settled = retryUntilFinal(order);
+		Reply settled = retryUntilFinal(order::pay);
 
 		String key = "payonce-payment-" + paymentId;
 		assertThat(first.problemType()).endsWith("/payment-outcome-unknown");
@@ -308,7 +280,7 @@ class StripePaymentIntegrationTests {
 
 		Reply first = order.pay();
 		String paymentId = first.field("paymentId");
-		Reply settled = retryUntilFinal(order);
+		Reply settled = retryUntilFinal(order::pay);
 
 		assertThat(first.problemType()).endsWith("/payment-outcome-unknown");
 		assertThat(settled.status()).isEqualTo(201);
@@ -364,7 +336,7 @@ class StripePaymentIntegrationTests {
 		String paymentId = first.field("paymentId");
 		String intentId = stripe.intentsOf(paymentId).get(0).id();
 		stripe.completeIntent(intentId, "requires_payment_method");
-		reconcileUntil(paymentId, () -> "DECLINED".equals(status(paymentId)));
+		reconcileUntil(() -> "DECLINED".equals(status(paymentId)));
 
 		assertThat(first.problemType()).endsWith("/payment-outcome-unknown");
 		assertThat(providerReference(paymentId)).isEqualTo(intentId);
@@ -379,7 +351,7 @@ class StripePaymentIntegrationTests {
 		Reply first = order.pay();
 		String paymentId = first.field("paymentId");
 		int takenOverAtOnce = this.reconciler.reconcile().takenOver();
-		reconcileUntil(paymentId, () -> "SUCCEEDED".equals(status(paymentId)));
+		reconcileUntil(() -> "SUCCEEDED".equals(status(paymentId)));
 		Reply retry = order.pay();
 
 		assertThat(first.problemType()).endsWith("/payment-outcome-unknown");
@@ -397,7 +369,7 @@ class StripePaymentIntegrationTests {
 
 		Reply first = order.pay();
 		String paymentId = first.field("paymentId");
-		reconcileUntil(paymentId, () -> generation(paymentId) == 2);
+		reconcileUntil(() -> generation(paymentId) == 2);
 		Reply settled = order.pay();
 
 		assertThat(first.problemType()).endsWith("/payment-outcome-unknown");
@@ -415,7 +387,7 @@ class StripePaymentIntegrationTests {
 
 		this.clock.advance(Duration.ofMinutes(16), this.jdbc);
 		Reply late = order.pay();
-		reconcileUntil(paymentId, () -> "FAILED".equals(status(paymentId)));
+		reconcileUntil(() -> "FAILED".equals(status(paymentId)));
 		Reply settled = order.pay();
 
 		assertThat(first.problemType()).endsWith("/payment-provider-unavailable");
@@ -455,45 +427,10 @@ class StripePaymentIntegrationTests {
 		assertThat(last.field("providerReference")).isEqualTo(stripe.intentsOf(paymentId).get(0).id());
 	}
 
-	/**
-	 * Retries the order every 100 ms until the answer is not a 503, as an impatient
-	 * client would; the last answer.
-	 */
-	private Reply retryUntilFinal(Order order) {
-		AtomicReference<Reply> last = new AtomicReference<>();
-		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> {
-			last.set(order.pay());
-			return last.get().status() != 503;
-		});
-		return last.get();
-	}
-
-	/** Runs the reconciler until the condition holds; no sleep orders anything here. */
-	private void reconcileUntil(String paymentId, java.util.function.BooleanSupplier condition) {
-		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> {
-			this.reconciler.reconcile();
-			return condition.getAsBoolean();
-		});
-	}
-
-	private String status(String paymentId) {
-		return this.jdbc.sql("SELECT status FROM payments WHERE id = ?::uuid")
-			.param(paymentId)
-			.query(String.class)
-			.single();
-	}
-
 	private String providerReference(String paymentId) {
 		return this.jdbc.sql("SELECT provider_reference FROM payments WHERE id = ?::uuid")
 			.param(paymentId)
 			.query(String.class)
-			.single();
-	}
-
-	private int generation(String paymentId) {
-		return this.jdbc.sql("SELECT provider_key_generation FROM payments WHERE id = ?::uuid")
-			.param(paymentId)
-			.query(Integer.class)
 			.single();
 	}
 

@@ -1,30 +1,17 @@
 package dev.payonce.gateway.stripe;
 
-import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
-import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
-import dev.payonce.idempotency.IdempotencyReconciler;
 import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Refunds through the Stripe adapter end to end: {@code POST /payments/{id}/refunds} over
@@ -34,35 +21,11 @@ import static org.awaitility.Awaitility.await;
  * the saved refund) or the reconciler's lookup (a list of the PaymentIntent's refunds)
  * settles it.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "payonce.gateway.provider=stripe", "payonce.gateway.stripe.secret-key=sk_test_model",
-				"payonce.gateway.stripe.webhook-signing-secret=whsec_model_signing_secret",
-				"payonce.gateway.stripe.connect-timeout=1s", "payonce.gateway.stripe.read-timeout=1s",
-				"payonce.gateway.stripe.search-settle-time=600ms", "payonce.reconciliation.enabled=false",
-				"payonce.reconciliation.stale-after=0s" })
-@Import(TestcontainersConfiguration.class)
-class StripeRefundIntegrationTests {
-
-	static final StripeApiModel stripe = new StripeApiModel(Duration.ofMillis(300), Duration.ofMillis(1500));
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	JdbcClient jdbc;
-
-	@Autowired
-	IdempotencyReconciler reconciler;
-
-	@DynamicPropertySource
-	static void stripeApi(DynamicPropertyRegistry registry) {
-		registry.add("payonce.gateway.stripe.api-base", stripe::baseUrl);
-	}
-
-	@AfterAll
-	static void stopStripe() {
-		stripe.shutdown();
-	}
+@TestPropertySource(properties = { "payonce.gateway.stripe.secret-key=sk_test_model",
+		"payonce.gateway.stripe.webhook-signing-secret=whsec_model_signing_secret",
+		"payonce.gateway.stripe.search-settle-time=600ms", "payonce.reconciliation.stale-after=0s",
+		"test.stripe-model.search-lag=300ms" })
+class StripeRefundIntegrationTests extends StripeIntegrationFixture {
 
 	@Test
 	void refundsOncePerKeyWithItsOwnProviderKeyAndReason() {
@@ -168,7 +131,7 @@ class StripeRefundIntegrationTests {
 
 		Reply first = paid.refund("{\"amount\":700}");
 		String refundId = first.field("refundId");
-		Reply settled = retryUntilFinal(paid, "{\"amount\":700}");
+		Reply settled = retryUntilFinal(() -> paid.refund("{\"amount\":700}"));
 
 		String key = "payonce-refund-" + refundId;
 		assertThat(first.problemType()).endsWith("/refund-outcome-unknown");
@@ -270,48 +233,16 @@ class StripeRefundIntegrationTests {
 			.single()).isZero();
 	}
 
-	/** Retries the refund every 100 ms until the answer is not a 503; the last answer. */
-	private Reply retryUntilFinal(Paid paid, String json) {
-		AtomicReference<Reply> last = new AtomicReference<>();
-		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> {
-			last.set(paid.refund(json));
-			return last.get().status() != 503;
-		});
-		return last.get();
-	}
-
 	/** One reconciler run; the refund's provider key generation after it. */
 	private int reconcileOnce(String refundId) {
 		this.reconciler.reconcile();
 		return refundGeneration(refundId);
 	}
 
-	/** Runs the reconciler until the condition holds; no sleep orders anything here. */
-	private void reconcileUntil(BooleanSupplier condition) {
-		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> {
-			this.reconciler.reconcile();
-			return condition.getAsBoolean();
-		});
-	}
-
-	private String refundStatus(String refundId) {
-		return this.jdbc.sql("SELECT status FROM refunds WHERE id = ?::uuid")
-			.param(refundId)
-			.query(String.class)
-			.single();
-	}
-
 	private int refundGeneration(String refundId) {
 		return this.jdbc.sql("SELECT provider_key_generation FROM refunds WHERE id = ?::uuid")
 			.param(refundId)
 			.query(Integer.class)
-			.single();
-	}
-
-	private long refundedAmount(String paymentId) {
-		return this.jdbc.sql("SELECT refunded_amount FROM payments WHERE id = ?::uuid")
-			.param(paymentId)
-			.query(Long.class)
 			.single();
 	}
 

@@ -3,26 +3,17 @@ package dev.payonce.gateway.stripe;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 import dev.payonce.OffsetClock;
-import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
-import dev.payonce.idempotency.IdempotencyReconciler;
 import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
@@ -36,49 +27,31 @@ import static org.awaitility.Awaitility.await;
  * PaymentIntents read to its end (docs/design.md section 5), so a charge Stripe made is
  * found and never made twice, and a payment without that proof stays unknown.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "payonce.gateway.provider=stripe", "payonce.gateway.stripe.secret-key=sk_test_model",
-				"payonce.gateway.stripe.webhook-signing-secret=whsec_model_signing_secret",
-				"payonce.gateway.stripe.connect-timeout=1s", "payonce.gateway.stripe.read-timeout=1s",
-				"payonce.gateway.stripe.search-settle-time=600ms", "payonce.reconciliation.enabled=false",
-				"payonce.reconciliation.stale-after=0s" })
-@Import({ TestcontainersConfiguration.class, OffsetClock.Installed.class })
-class StripeSearchLagIntegrationTests {
-
-	/** Search catches up only after five minutes: never within a test's own time. */
-	static final StripeApiModel stripe = new StripeApiModel(Duration.ofMinutes(5), Duration.ofMillis(1500));
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	JdbcClient jdbc;
-
-	@Autowired
-	IdempotencyReconciler reconciler;
+@TestPropertySource(properties = { "payonce.gateway.stripe.secret-key=sk_test_model",
+		"payonce.gateway.stripe.webhook-signing-secret=whsec_model_signing_secret",
+		"payonce.gateway.stripe.search-settle-time=600ms", "payonce.reconciliation.stale-after=0s", // Search
+																									// catches
+																									// up
+																									// only
+																									// after
+																									// five
+																									// minutes:
+																									// never
+																									// within
+																									// a
+																									// test's
+																									// own
+																									// time.
+		"test.stripe-model.search-lag=5m" })
+@Import(OffsetClock.Installed.class)
+class StripeSearchLagIntegrationTests extends StripeIntegrationFixture {
 
 	@Autowired
 	OffsetClock clock;
 
-	@DynamicPropertySource
-	static void stripeApi(DynamicPropertyRegistry registry) {
-		registry.add("payonce.gateway.stripe.api-base", stripe::baseUrl);
-	}
-
-	@BeforeEach
-	void stripeReadsTheSameClock() {
-		// Stripe's clock and Payonce's agree (within the adapter's allowed skew).
-		stripe.clock(this.clock);
-	}
-
 	@AfterEach
 	void listsWorkAgain() {
 		stripe.failLists(false);
-	}
-
-	@AfterAll
-	static void stopStripe() {
-		stripe.shutdown();
 	}
 
 	@Test
@@ -106,7 +79,7 @@ class StripeSearchLagIntegrationTests {
 
 		Reply first = order.pay();
 		String paymentId = first.field("paymentId");
-		Reply settled = retryUntilFinal(order);
+		Reply settled = retryUntilFinal(order::pay);
 
 		String key = order.providerKey(paymentId);
 		assertThat(first.problemType()).endsWith("/payment-outcome-unknown");
@@ -125,7 +98,7 @@ class StripeSearchLagIntegrationTests {
 
 		Reply first = order.pay();
 		String paymentId = first.field("paymentId");
-		Reply settled = retryUntilFinal(order);
+		Reply settled = retryUntilFinal(order::pay);
 
 		String key = order.providerKey(paymentId);
 		assertThat(first.problemType()).endsWith("/payment-outcome-unknown");
@@ -163,16 +136,6 @@ class StripeSearchLagIntegrationTests {
 		assertThat(stripe.intentsOf(paymentId)).isEmpty();
 	}
 
-	/** Retries the order every 100 ms until the answer is not a 503; the last answer. */
-	private Reply retryUntilFinal(Order order) {
-		AtomicReference<Reply> last = new AtomicReference<>();
-		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> {
-			last.set(order.pay());
-			return last.get().status() != 503;
-		});
-		return last.get();
-	}
-
 	/**
 	 * Retries the order every 100 ms for a while, longer than the settle time, as an
 	 * impatient client would; the last answer.
@@ -185,28 +148,6 @@ class StripeSearchLagIntegrationTests {
 			return last.get().status() != 503 || System.nanoTime() > until;
 		});
 		return last.get();
-	}
-
-	/** Runs the reconciler until the condition holds; no sleep orders anything here. */
-	private void reconcileUntil(BooleanSupplier condition) {
-		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> {
-			this.reconciler.reconcile();
-			return condition.getAsBoolean();
-		});
-	}
-
-	private String status(String paymentId) {
-		return this.jdbc.sql("SELECT status FROM payments WHERE id = ?::uuid")
-			.param(paymentId)
-			.query(String.class)
-			.single();
-	}
-
-	private int generation(String paymentId) {
-		return this.jdbc.sql("SELECT provider_key_generation FROM payments WHERE id = ?::uuid")
-			.param(paymentId)
-			.query(Integer.class)
-			.single();
 	}
 
 	/** One order, its key and its body; faults planned on the model by its order id. */

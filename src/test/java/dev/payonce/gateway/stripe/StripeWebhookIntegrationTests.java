@@ -27,25 +27,17 @@ import javax.crypto.spec.SecretKeySpec;
 
 import com.stripe.Stripe;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 import dev.payonce.MeterReadings;
-import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.gateway.stripe.StripeApiModel.Intent;
 import dev.payonce.gateway.stripe.StripeApiModel.RefundEntry;
 import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
-import dev.payonce.idempotency.IdempotencyReconciler;
 import dev.payonce.idempotency.RequestFingerprint;
 import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
@@ -63,48 +55,24 @@ import static org.assertj.core.api.Assertions.assertThat;
  * refund. The PENDING payments and refunds come from {@link StripeApiModel}: Stripe
  * charged (or refunded) and the answer timed out.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "payonce.gateway.provider=stripe", "payonce.gateway.stripe.secret-key=sk_test_model",
-				"payonce.gateway.stripe.webhook-signing-secret=" + StripeWebhookIntegrationTests.SECRET,
-				"payonce.gateway.stripe.connect-timeout=1s", "payonce.gateway.stripe.read-timeout=1s",
-				"payonce.gateway.stripe.search-settle-time=0s", "payonce.reconciliation.enabled=false",
-				"payonce.reconciliation.stale-after=0s",
-				// 100 deliveries at once share the tests' 3 connections: on a loaded
-				// machine the 2 s default wait turns some into 503 (which Stripe would
-				// redeliver too), hiding the in-progress answer this class asserts.
-				"spring.datasource.hikari.connection-timeout=30000" })
-@Import(TestcontainersConfiguration.class)
-class StripeWebhookIntegrationTests {
+@TestPropertySource(properties = { "payonce.gateway.stripe.secret-key=sk_test_model",
+		"payonce.gateway.stripe.webhook-signing-secret=" + StripeWebhookIntegrationTests.SECRET,
+		"payonce.gateway.stripe.search-settle-time=0s", "payonce.reconciliation.stale-after=0s",
+		"test.stripe-model.search-lag=0s",
+		// 100 deliveries at once share the tests' 3 connections: on a loaded
+		// machine the 2 s default wait turns some into 503 (which Stripe would
+		// redeliver too), hiding the in-progress answer this class asserts.
+		"spring.datasource.hikari.connection-timeout=30000" })
+class StripeWebhookIntegrationTests extends StripeIntegrationFixture {
 
 	static final String SECRET = "whsec_webhook_test_secret";
-
-	static final StripeApiModel stripe = new StripeApiModel(Duration.ZERO, Duration.ofMillis(1500));
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	private final HttpClient http = HttpClient.newHttpClient();
 
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	JdbcClient jdbc;
-
 	@Autowired
 	MeterRegistry meters;
-
-	@Autowired
-	IdempotencyReconciler reconciler;
-
-	@DynamicPropertySource
-	static void stripeApi(DynamicPropertyRegistry registry) {
-		registry.add("payonce.gateway.stripe.api-base", stripe::baseUrl);
-	}
-
-	@AfterAll
-	static void stopStripe() {
-		stripe.shutdown();
-	}
 
 	@Test
 	void signedEventSettlesPendingPaymentAndTheClientRetryReplaysIt() {
@@ -1098,13 +1066,6 @@ class StripeWebhookIntegrationTests {
 		}
 	}
 
-	private String status(String paymentId) {
-		return this.jdbc.sql("SELECT status FROM payments WHERE id = ?::uuid")
-			.param(paymentId)
-			.query(String.class)
-			.single();
-	}
-
 	private String reference(String paymentId) {
 		return this.jdbc.sql("SELECT provider_reference FROM payments WHERE id = ?::uuid")
 			.param(paymentId)
@@ -1160,20 +1121,6 @@ class StripeWebhookIntegrationTests {
 	private long ledgerRowCount(String eventId) {
 		return this.jdbc.sql("SELECT count(*) FROM provider_webhook_events WHERE event_id = ?")
 			.param(eventId)
-			.query(Long.class)
-			.single();
-	}
-
-	private String refundStatus(String refundId) {
-		return this.jdbc.sql("SELECT status FROM refunds WHERE id = ?::uuid")
-			.param(refundId)
-			.query(String.class)
-			.single();
-	}
-
-	private long refundedAmount(String paymentId) {
-		return this.jdbc.sql("SELECT refunded_amount FROM payments WHERE id = ?::uuid")
-			.param(paymentId)
 			.query(Long.class)
 			.single();
 	}

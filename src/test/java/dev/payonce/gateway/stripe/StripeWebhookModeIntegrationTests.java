@@ -16,21 +16,13 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 import com.stripe.Stripe;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 import dev.payonce.TestCredentials;
-import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.gateway.stripe.StripeApiModel.Intent;
 import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
 import dev.payonce.payment.web.PaymentsApi;
@@ -44,37 +36,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * acknowledged, recorded IGNORED and settles nothing; the live-mode event of the same
  * PaymentIntent settles it.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "payonce.gateway.provider=stripe", "payonce.gateway.stripe.secret-key=sk_live_model",
-				"payonce.gateway.stripe.webhook-signing-secret=" + StripeWebhookModeIntegrationTests.SECRET,
-				"payonce.gateway.stripe.connect-timeout=1s", "payonce.gateway.stripe.read-timeout=1s",
-				"payonce.gateway.stripe.search-settle-time=0s", "payonce.reconciliation.enabled=false" })
-@Import(TestcontainersConfiguration.class)
-class StripeWebhookModeIntegrationTests {
+@TestPropertySource(properties = { "payonce.gateway.stripe.secret-key=sk_live_model",
+		"payonce.gateway.stripe.webhook-signing-secret=" + StripeWebhookModeIntegrationTests.SECRET,
+		"payonce.gateway.stripe.search-settle-time=0s", "test.stripe-model.search-lag=0s" })
+class StripeWebhookModeIntegrationTests extends StripeIntegrationFixture {
 
 	static final String SECRET = "whsec_live_mode_test_secret";
-
-	static final StripeApiModel stripe = new StripeApiModel(Duration.ZERO, Duration.ofMillis(1500));
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	private final HttpClient http = HttpClient.newHttpClient();
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	JdbcClient jdbc;
-
-	@DynamicPropertySource
-	static void stripeApi(DynamicPropertyRegistry registry) {
-		registry.add("payonce.gateway.stripe.api-base", stripe::baseUrl);
-	}
-
-	@AfterAll
-	static void stopStripe() {
-		stripe.shutdown();
-	}
 
 	@Test
 	void testModeEventNamingAPendingLivePaymentIsAcknowledgedIgnoredAndSettlesNothing() throws Exception {
@@ -119,13 +90,6 @@ class StripeWebhookModeIntegrationTests {
 			.query((rs, row) -> rs.getString(1))
 			.list()
 			.get(0);
-	}
-
-	private String status(String paymentId) {
-		return this.jdbc.sql("SELECT status FROM payments WHERE id = ?::uuid")
-			.param(paymentId)
-			.query(String.class)
-			.single();
 	}
 
 	private static String event(Intent intent, boolean livemode) {

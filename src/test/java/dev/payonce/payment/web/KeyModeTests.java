@@ -19,9 +19,8 @@ class KeyModeTests {
 
 	@Test
 	void refusesATestKeyOnALiveGateway() {
-		assertThatExceptionOfType(ApiProblem.class)
-			.isThrownBy(() -> PaymentController.requireKeyMode(StatedGateway.ofMode(PaymentGateway.Mode.LIVE),
-					new Caller(false)))
+		assertThatExceptionOfType(ApiProblem.class).isThrownBy(
+				() -> KeyModeCheck.requireKeyMode(StatedGateway.ofMode(PaymentGateway.Mode.LIVE), new Caller(false)))
 			.satisfies((problem) -> {
 				assertThat(problem.getStatusCode().value()).isEqualTo(403);
 				assertThat(problem.getBody().getType())
@@ -33,24 +32,24 @@ class KeyModeTests {
 
 	@Test
 	void refusesALiveKeyOnATestGateway() {
-		assertThatExceptionOfType(ApiProblem.class).isThrownBy(() -> PaymentController
-			.requireKeyMode(StatedGateway.ofMode(PaymentGateway.Mode.TEST), new Caller(true)));
+		assertThatExceptionOfType(ApiProblem.class).isThrownBy(
+				() -> KeyModeCheck.requireKeyMode(StatedGateway.ofMode(PaymentGateway.Mode.TEST), new Caller(true)));
 	}
 
 	@Test
 	void acceptsAKeyOfTheGatewaysMode() {
-		assertThatNoException().isThrownBy(() -> PaymentController
-			.requireKeyMode(StatedGateway.ofMode(PaymentGateway.Mode.LIVE), new Caller(true)));
-		assertThatNoException().isThrownBy(() -> PaymentController
-			.requireKeyMode(StatedGateway.ofMode(PaymentGateway.Mode.TEST), new Caller(false)));
+		assertThatNoException().isThrownBy(
+				() -> KeyModeCheck.requireKeyMode(StatedGateway.ofMode(PaymentGateway.Mode.LIVE), new Caller(true)));
+		assertThatNoException().isThrownBy(
+				() -> KeyModeCheck.requireKeyMode(StatedGateway.ofMode(PaymentGateway.Mode.TEST), new Caller(false)));
 	}
 
 	@Test
 	void gatewayOfNoModeAcceptsKeysOfEither() {
 		assertThatNoException()
-			.isThrownBy(() -> PaymentController.requireKeyMode(StatedGateway.ofMode(null), new Caller(true)));
+			.isThrownBy(() -> KeyModeCheck.requireKeyMode(StatedGateway.ofMode(null), new Caller(true)));
 		assertThatNoException()
-			.isThrownBy(() -> PaymentController.requireKeyMode(StatedGateway.ofMode(null), new Caller(false)));
+			.isThrownBy(() -> KeyModeCheck.requireKeyMode(StatedGateway.ofMode(null), new Caller(false)));
 	}
 
 	private record Caller(boolean live) implements CurrentClient {

@@ -1,9 +1,11 @@
 package dev.payonce.payment.web;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import jakarta.validation.Validation;
 import jakarta.validation.ValidatorFactory;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -101,6 +103,39 @@ class PaymentRequestReaderTests {
 		assertThatExceptionOfType(ApiProblem.class)
 			.isThrownBy(() -> read("{\"orderId\":\"o-1\",\"amount\":" + amount + ",\"currency\":\"ILS\"}"))
 			.satisfies((problem) -> assertThat(problem.getBody().getProperties()).containsKey("errors"));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "0", "100000000000" })
+	void namesTheRangeOfAnAmountOutsideItOnceFromTheReader(String amount) {
+		assertThatExceptionOfType(ApiProblem.class)
+			.isThrownBy(() -> read("{\"orderId\":\"o-1\",\"amount\":" + amount + ",\"currency\":\"ILS\"}"))
+			.satisfies((problem) -> assertThat(problem.getBody().getProperties().get("errors"))
+				.isEqualTo(List.of(new FieldError("amount", "must be between 1 and 99999999999 (minor units)"))));
+	}
+
+	@Test
+	void refusesADuplicateMemberAsInvalidJsonOfTheWholeBody() {
+		assertThatExceptionOfType(ApiProblem.class)
+			.isThrownBy(() -> read("{\"orderId\":\"o-1\",\"amount\":1,\"amount\":1200,\"currency\":\"ILS\"}"))
+			.satisfies((problem) -> {
+				assertThat(problem.getBody().getType()).hasToString("https://payonce.dev/problems/invalid-request");
+				assertThat(problem.getBody().getProperties().get("errors")).asInstanceOf(InstanceOfAssertFactories.LIST)
+					.singleElement()
+					.satisfies((error) -> {
+						assertThat(((FieldError) error).field()).isEmpty();
+						assertThat(((FieldError) error).message()).endsWith(": duplicate field");
+					});
+			});
+	}
+
+	@Test
+	void doesNotCallAMalformedBodyADuplicate() {
+		assertThatExceptionOfType(ApiProblem.class).isThrownBy(() -> read("{\"orderId\":"))
+			.satisfies((problem) -> assertThat(problem.getBody().getProperties().get("errors"))
+				.asInstanceOf(InstanceOfAssertFactories.LIST)
+				.singleElement()
+				.satisfies((error) -> assertThat(((FieldError) error).message()).doesNotContain("duplicate")));
 	}
 
 	@Test

@@ -1,17 +1,17 @@
-package dev.payonce.webhook;
+package dev.payonce.provider;
 
 import java.util.List;
+import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.payonce.payment.PaymentId;
-import dev.payonce.provider.GatewayResult;
-import dev.payonce.provider.Money;
-import dev.payonce.refund.RefundId;
-
 /**
- * A provider's webhook event, already authenticated by the adapter that received it (for
- * Stripe, its signature verified) and translated out of the provider's types.
+ * A provider's event as an adapter hands it over ({@link ProviderEventHandler}): already
+ * authenticated by the adapter that received it (for Stripe, its signature verified),
+ * translated out of the provider's types into plain ids, strings, minor units and a
+ * {@link GatewayResult}, and judged against the provider account's mode the adapter's key
+ * is of. Which payment or refund an id names is for the receiving operation to find
+ * (docs/design.md, "Webhooks").
  *
  * @param provider the provider's name, for example {@code stripe}; event ids are unique
  * per provider
@@ -20,7 +20,7 @@ import dev.payonce.refund.RefundId;
  * @param eventType the provider's event type, for logs and the event record
  * @param subject what the event is about in Payonce's terms
  */
-public record WebhookEvent(String provider, String eventId, String eventType, Subject subject) {
+public record ProviderEvent(String provider, String eventId, String eventType, Subject subject) {
 
 	/**
 	 * What an event is about (docs/design.md, "Webhooks").
@@ -30,28 +30,29 @@ public record WebhookEvent(String provider, String eventId, String eventType, Su
 		/**
 		 * A Payonce payment (the provider's object carries Payonce's payment id).
 		 *
-		 * @param paymentId the payment the event names; it may not exist here
+		 * @param paymentId the id of the payment the event names, as Payonce gave it to
+		 * the provider; no such payment may exist
 		 * @param outcome the final outcome the event states
 		 * ({@link GatewayResult.Approved} or {@link GatewayResult.Declined}), or
 		 * {@code null} if it states none
 		 * @param object what the provider's object says of itself: its id, amount and
 		 * currency, checked against the payment before anything is applied
 		 */
-		record OfPayment(PaymentId paymentId, @Nullable GatewayResult outcome,
-				ProviderObject object) implements Subject {
+		record OfPayment(UUID paymentId, @Nullable GatewayResult outcome, ProviderObject object) implements Subject {
 		}
 
 		/**
 		 * A Payonce refund (the provider's object carries Payonce's refund id).
 		 *
-		 * @param refundId the refund the event names; it may not exist here
+		 * @param refundId the id of the refund the event names, as Payonce gave it to the
+		 * provider; no such refund may exist
 		 * @param outcome the final outcome the event states
 		 * ({@link GatewayResult.Approved} or {@link GatewayResult.Declined}), or
 		 * {@code null} if it states none (a refund still pending at the provider)
 		 * @param object what the provider's object says of itself: its id, amount and
 		 * currency, checked against the refund before anything is applied
 		 */
-		record OfRefund(RefundId refundId, @Nullable GatewayResult outcome, ProviderObject object) implements Subject {
+		record OfRefund(UUID refundId, @Nullable GatewayResult outcome, ProviderObject object) implements Subject {
 		}
 
 		/**

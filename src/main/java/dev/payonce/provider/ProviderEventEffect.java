@@ -1,26 +1,26 @@
-package dev.payonce.webhook;
+package dev.payonce.provider;
 
 import java.time.Duration;
 
 /**
- * What a delivery of a {@link WebhookEvent} did. {@link Applied}, {@link Duplicate} and
+ * What a delivery of a {@link ProviderEvent} did. {@link Applied}, {@link Duplicate} and
  * {@link Ignored} mean the event is done with and is acknowledged (2xx), so the provider
  * stops delivering it; {@link InProgress} and {@link Deferred} are answered so that the
  * provider delivers it again (docs/design.md, "Webhooks").
  */
-public sealed interface WebhookEffect {
+public sealed interface ProviderEventEffect {
 
 	/**
 	 * The event settled a PENDING payment or refund, recorded with it in one transaction.
 	 */
-	record Applied() implements WebhookEffect {
+	record Applied() implements ProviderEventEffect {
 	}
 
 	/**
 	 * The event was handled before: its stored acknowledgement was replayed, or its
 	 * effect is already on record. Nothing changed.
 	 */
-	record Duplicate() implements WebhookEffect {
+	record Duplicate() implements ProviderEventEffect {
 	}
 
 	/**
@@ -30,7 +30,7 @@ public sealed interface WebhookEffect {
 	 *
 	 * @param reason a short internal reason, for logs only
 	 */
-	record Ignored(String reason) implements WebhookEffect {
+	record Ignored(String reason) implements ProviderEventEffect {
 	}
 
 	/**
@@ -39,7 +39,7 @@ public sealed interface WebhookEffect {
 	 *
 	 * @param retryAfter when to deliver again
 	 */
-	record InProgress(Duration retryAfter) implements WebhookEffect {
+	record InProgress(Duration retryAfter) implements ProviderEventEffect {
 	}
 
 	/**
@@ -49,7 +49,7 @@ public sealed interface WebhookEffect {
 	 *
 	 * @param retryAfter when to deliver again
 	 */
-	record Deferred(Duration retryAfter) implements WebhookEffect {
+	record Deferred(Duration retryAfter) implements ProviderEventEffect {
 	}
 
 }
