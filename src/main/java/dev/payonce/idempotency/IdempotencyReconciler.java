@@ -11,6 +11,8 @@ import org.slf4j.MDC;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.stereotype.Component;
 
+import dev.payonce.idempotency.ReconciliationStep.Settlement;
+
 /**
  * Finishes operations that nobody retried (docs/design.md section 4, step 5): for each
  * registered {@link ReconciliationStep}, takes over that operation's IN_PROGRESS records
