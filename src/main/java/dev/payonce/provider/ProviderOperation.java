@@ -8,15 +8,15 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.payonce.idempotency.Action;
-import dev.payonce.idempotency.FinishStep;
+import dev.payonce.idempotency.IdempotentOperation.Action;
+import dev.payonce.idempotency.IdempotentOperation.FinishStep;
 import dev.payonce.idempotency.IdempotentOperation;
 import dev.payonce.idempotency.Lease;
 import dev.payonce.idempotency.ReconciliationProperties;
 import dev.payonce.idempotency.ReconciliationStep;
-import dev.payonce.idempotency.ReleaseStep;
+import dev.payonce.idempotency.IdempotentOperation.ReleaseStep;
 import dev.payonce.idempotency.ResourceTable;
-import dev.payonce.idempotency.Settlement;
+import dev.payonce.idempotency.ReconciliationStep.Settlement;
 import dev.payonce.idempotency.StoredResponse;
 
 /**

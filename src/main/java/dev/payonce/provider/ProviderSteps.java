@@ -8,11 +8,11 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.payonce.idempotency.FinishStep;
-import dev.payonce.idempotency.ReleaseStep;
+import dev.payonce.idempotency.IdempotentOperation.FinishStep;
+import dev.payonce.idempotency.IdempotentOperation.ReleaseStep;
 import dev.payonce.idempotency.ResourceTable;
 import dev.payonce.idempotency.StoredResponse;
-import dev.payonce.idempotency.Transition;
+import dev.payonce.idempotency.ResourceTable.Transition;
 
 /**
  * The fenced steps of a {@link ProviderOperation}, run by the engine inside its fenced

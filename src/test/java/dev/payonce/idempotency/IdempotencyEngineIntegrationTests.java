@@ -21,7 +21,6 @@ import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
-
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,6 +37,10 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 
 import dev.payonce.OffsetClock;
 import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.idempotency.IdempotencyService.Execution;
+import dev.payonce.idempotency.IdempotentOperation.Action;
+import dev.payonce.idempotency.ReconciliationStep.Settlement;
+import dev.payonce.idempotency.ResourceTable.Transition;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;

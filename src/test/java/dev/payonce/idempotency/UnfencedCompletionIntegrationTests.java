@@ -26,6 +26,7 @@ import dev.payonce.history.Anomaly;
 import dev.payonce.history.History;
 import dev.payonce.history.HistoryChecker;
 import dev.payonce.history.KeyOutcome;
+import dev.payonce.idempotency.IdempotencyService.Execution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
