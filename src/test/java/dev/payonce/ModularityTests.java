@@ -6,6 +6,7 @@ import java.util.stream.Collectors;
 
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.modulith.core.ApplicationModule;
@@ -19,9 +20,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The module rules (docs/modules.md): the engine and the provider kernel know no
- * operation, operations depend on each other in one direction only (refund and capture on
- * payment, webhook on payment and refund), the adapters know only the provider port (and
- * the problem rendering of {@code web}), and nothing depends on an adapter.
+ * operation, the engine's API is the types docs/modules.md lists, operations depend on
+ * each other in one direction only (refund and capture on payment, webhook on payment and
+ * refund), the adapters know only the provider port (and the problem rendering of
+ * {@code web}), and nothing depends on an adapter.
  */
 class ModularityTests {
 
@@ -65,6 +67,20 @@ class ModularityTests {
 		// limit every endpoint shares (a constant, which the compiler may inline).
 		assertThat(typesUsedOutside("gateway").stream().filter((type) -> !type.startsWith("dev.payonce.provider.")))
 			.isSubsetOf(ApiProblem.class.getName(), Problems.class.getName(), BodySizeFilter.class.getName());
+	}
+
+	@Test
+	void idempotencyEngineOffersOnlyItsApiTypes() {
+		Set<String> publicTypes = module("idempotency").getBasePackage()
+			.stream()
+			.filter((type) -> type.getPackageName().equals("dev.payonce.idempotency"))
+			.filter((type) -> type.isTopLevelClass() && type.getModifiers().contains(JavaModifier.PUBLIC))
+			.map(JavaClass::getSimpleName)
+			.collect(Collectors.toSet());
+
+		assertThat(publicTypes).containsExactlyInAnyOrder("IdempotencyService", "IdempotentOperation", "ResourceTable",
+				"ReconciliationStep", "ClaimGuard", "IdempotencyReconciler", "ReconciliationProperties", "KeyDigests",
+				"IdempotencyKey", "IdempotencyScope", "RequestFingerprint", "ClaimRequest", "Lease", "StoredResponse");
 	}
 
 	@Test

@@ -15,8 +15,6 @@ import jakarta.persistence.Transient;
 import jakarta.persistence.Version;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.domain.Persistable;
-
 import dev.payonce.client.ClientId;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.provider.CaptureRequest;
@@ -31,7 +29,7 @@ import dev.payonce.provider.ProviderResource;
  */
 @Entity
 @Table(name = "captures")
-public class Capture extends ProviderResource implements Persistable<UUID> {
+public class Capture extends ProviderResource {
 
 	@Id
 	private UUID id;
@@ -218,22 +216,12 @@ public class Capture extends ProviderResource implements Persistable<UUID> {
 	}
 
 	/**
-	 * The id, for Spring Data.
-	 * @return the capture's id
+	 * The {@code @Version} this copy was read with or last written with.
+	 * @return the version; {@code null} until the first {@code INSERT}
 	 */
 	@Override
-	public UUID getId() {
-		return this.id;
-	}
-
-	/**
-	 * Whether this capture was never stored: its {@code @Version} is set by the first
-	 * {@code INSERT}.
-	 * @return {@code true} until the capture is persisted
-	 */
-	@Override
-	public boolean isNew() {
-		return this.version == null;
+	protected @Nullable Long version() {
+		return this.version;
 	}
 
 }

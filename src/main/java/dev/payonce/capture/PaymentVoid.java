@@ -14,8 +14,6 @@ import jakarta.persistence.Transient;
 import jakarta.persistence.Version;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.domain.Persistable;
-
 import dev.payonce.client.ClientId;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.provider.ProviderAttempt;
@@ -30,7 +28,7 @@ import dev.payonce.provider.VoidRequest;
  */
 @Entity
 @Table(name = "voids")
-public class PaymentVoid extends ProviderResource implements Persistable<UUID> {
+public class PaymentVoid extends ProviderResource {
 
 	@Id
 	private UUID id;
@@ -175,14 +173,13 @@ public class PaymentVoid extends ProviderResource implements Persistable<UUID> {
 		return this.updatedAt;
 	}
 
+	/**
+	 * The {@code @Version} this copy was read with or last written with.
+	 * @return the version; {@code null} until the first {@code INSERT}
+	 */
 	@Override
-	public UUID getId() {
-		return this.id;
-	}
-
-	@Override
-	public boolean isNew() {
-		return this.version == null;
+	protected @Nullable Long version() {
+		return this.version;
 	}
 
 }

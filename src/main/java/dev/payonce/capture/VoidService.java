@@ -8,7 +8,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 
 import dev.payonce.idempotency.ClaimRequest;
-import dev.payonce.idempotency.Execution;
+import dev.payonce.idempotency.IdempotencyService.Execution;
 import dev.payonce.idempotency.IdempotencyService;
 import dev.payonce.idempotency.IdempotentOperation;
 import dev.payonce.payment.PaymentStatus;

@@ -1,6 +1,5 @@
 package dev.payonce.idempotency;
 
-import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
 import io.micrometer.core.instrument.Counter;
@@ -26,7 +25,7 @@ class IdempotencyCleanup {
 
 	private static final Logger log = LoggerFactory.getLogger(IdempotencyCleanup.class);
 
-	private final IdempotencyRecords records;
+	private final RecordRetention records;
 
 	private final TransactionTemplate transactions;
 
@@ -34,7 +33,7 @@ class IdempotencyCleanup {
 
 	private final Counter deleted;
 
-	IdempotencyCleanup(IdempotencyRecords records, PlatformTransactionManager transactionManager,
+	IdempotencyCleanup(RecordRetention records, PlatformTransactionManager transactionManager,
 			IdempotencyProperties properties, MeterRegistry meters) {
 		this.records = records;
 		this.transactions = new TransactionTemplate(transactionManager);

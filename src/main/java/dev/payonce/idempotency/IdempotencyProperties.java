@@ -27,7 +27,7 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("payonce.idempotency")
-public record IdempotencyProperties(@DefaultValue("30s") @DurationMin(seconds = 1) Duration lease,
+record IdempotencyProperties(@DefaultValue("30s") @DurationMin(seconds = 1) Duration lease,
 		@DefaultValue("24h") @DurationMin(seconds = 1) Duration retention,
 		@DefaultValue("1s") @DurationMin(seconds = 1) Duration retryAfter,
 		@DefaultValue("0s") @DurationMin(seconds = 0) Duration inProgressWait, @DefaultValue @Valid Cleanup cleanup,

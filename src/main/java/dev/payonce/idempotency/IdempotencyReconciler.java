@@ -11,6 +11,8 @@ import org.slf4j.MDC;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.stereotype.Component;
 
+import dev.payonce.idempotency.ReconciliationStep.Settlement;
+
 /**
  * Finishes operations that nobody retried (docs/design.md section 4, step 5): for each
  * registered {@link ReconciliationStep}, takes over that operation's IN_PROGRESS records
@@ -133,7 +135,7 @@ public class IdempotencyReconciler {
 	 * One failure must not strand the rest of the batch under a lease nobody works on.
 	 */
 	private String settleOrRelease(ReconciliationStep step, Lease lease) {
-		try (var scope = MDC.putCloseable("clientId", lease.scope().value());
+		try (var scope = MDC.putCloseable("scope", lease.scope().value());
 				var resource = MDC.putCloseable(lease.operation() + "Id", lease.resourceId().toString());
 				var key = MDC.putCloseable("idempotencyKeyDigest",
 						this.keyDigests.digest(lease.scope().value(), lease.key()))) {

@@ -6,16 +6,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
-
-import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
@@ -161,29 +155,6 @@ class IdempotencyRecords {
 	}
 
 	/**
-	 * Deletes up to {@code limit} COMPLETED records that have expired by the database's
-	 * clock, oldest first. {@code SKIP LOCKED}: concurrent cleanups on several instances
-	 * delete disjoint rows and never wait on each other or on a claim. Never touches
-	 * IN_PROGRESS records. The batch is chosen once ({@code MATERIALIZED}): a plan that
-	 * scanned it again for each row would skip the rows this statement already deleted
-	 * (locked by itself) and go on past the limit.
-	 */
-	int deleteExpired(int limit) {
-		return this.jdbc.sql("""
-				WITH expired AS MATERIALIZED (
-				    SELECT client_id, idempotency_key FROM idempotency_records
-				    WHERE status = 'COMPLETED' AND expires_at <= statement_timestamp()
-				    ORDER BY expires_at
-				    LIMIT :limit
-				    FOR UPDATE SKIP LOCKED)
-				DELETE FROM idempotency_records r
-				USING expired
-				WHERE r.client_id = expired.client_id AND r.idempotency_key = expired.idempotency_key
-				  AND r.status = 'COMPLETED'
-				""").param("limit", limit).update();
-	}
-
-	/**
 	 * Takes over up to {@code limit} records of one operation whose lease ended at least
 	 * {@code staleAfter} ago by the database's clock, in one statement, each new lease
 	 * ending {@code lease} after that clock's now (the returned leases carry the caller's
@@ -242,42 +213,6 @@ class IdempotencyRecords {
 					new IdempotencyKey(rs.getString("idempotency_key")), rs.getObject("resource_id", UUID.class),
 					rs.getInt("attempt"), lockedUntil))
 			.optional();
-	}
-
-	/** Counts IN_PROGRESS records whose lease has ended by the database's clock. */
-	long countExpiredLeases() {
-		return this.jdbc.sql("""
-				SELECT count(*) FROM idempotency_records
-				WHERE status = 'IN_PROGRESS' AND locked_until <= statement_timestamp()
-				""").query(Long.class).single();
-	}
-
-	/**
-	 * How long ago, by the database's clock, the earliest-ended lease of an IN_PROGRESS
-	 * record ended: one step of the partial index {@code ix_idempotency_records_lease}.
-	 * @return empty if no lease has ended
-	 */
-	Optional<Duration> oldestExpiredLease() {
-		return this.jdbc.sql("""
-				SELECT CAST(EXTRACT(EPOCH FROM statement_timestamp() - locked_until) * 1000000 AS bigint)
-				FROM idempotency_records
-				WHERE status = 'IN_PROGRESS' AND locked_until <= statement_timestamp()
-				ORDER BY locked_until LIMIT 1
-				""").query(Long.class).optional().map(IdempotencyRecords::duration);
-	}
-
-	/**
-	 * How long ago, by the database's clock, the earliest-expired COMPLETED record
-	 * expired: one step of the partial index {@code ix_idempotency_records_expiry}.
-	 * @return empty if none has expired
-	 */
-	Optional<Duration> oldestExpiry() {
-		return this.jdbc.sql("""
-				SELECT CAST(EXTRACT(EPOCH FROM statement_timestamp() - expires_at) * 1000000 AS bigint)
-				FROM idempotency_records
-				WHERE status = 'COMPLETED' AND expires_at <= statement_timestamp()
-				ORDER BY expires_at LIMIT 1
-				""").query(Long.class).optional().map(IdempotencyRecords::duration);
 	}
 
 	/**
@@ -404,43 +339,6 @@ class IdempotencyRecords {
 			.update() == 1;
 	}
 
-	/**
-	 * Counts the scope's live records (in progress, or completed and not expired by the
-	 * database's clock), but stops at {@code limit}: the cost is bounded by the cap, not
-	 * by the scope's size.
-	 */
-	long countLive(String scope, long limit) {
-		return this.jdbc.sql("""
-				SELECT count(*) FROM (
-				    SELECT 1 FROM idempotency_records
-				    WHERE client_id = :scope AND (status = 'IN_PROGRESS' OR expires_at > statement_timestamp())
-				    LIMIT :limit) live
-				""").param("scope", scope).param("limit", limit).query(Long.class).single();
-	}
-
-	/**
-	 * How long, by the database's clock, until the scope's oldest live completed record
-	 * expires.
-	 */
-	Optional<Duration> oldestExpiry(String scope) {
-		return this.jdbc.sql("""
-				SELECT CAST(EXTRACT(EPOCH FROM min(expires_at) - statement_timestamp()) * 1000000 AS bigint)
-				FROM idempotency_records
-				WHERE client_id = :scope AND status = 'COMPLETED' AND expires_at > statement_timestamp()
-				""")
-			.param("scope", scope)
-			.query((rs, row) -> duration(rs.getObject(1, Long.class)))
-			.optional()
-			.flatMap(Optional::ofNullable);
-	}
-
-	/** Whether the key has a record, in whatever state. */
-	boolean exists(String scope, IdempotencyKey key) {
-		return this.jdbc.sql("""
-				SELECT EXISTS (SELECT 1 FROM idempotency_records WHERE client_id = :scope AND idempotency_key = :key)
-				""").param("scope", scope).param("key", key.value()).query(Boolean.class).single();
-	}
-
 	private @Nullable StoredResponse storedResponse(int status, @Nullable String headers, @Nullable String body) {
 		if (status == 0 || headers == null || body == null) {
 			return null;
@@ -457,7 +355,7 @@ class IdempotencyRecords {
 		return duration.toNanos() / 1000;
 	}
 
-	private static @Nullable Duration duration(@Nullable Long micros) {
+	static @Nullable Duration duration(@Nullable Long micros) {
 		return (micros != null) ? Duration.ofNanos(micros * 1000) : null;
 	}
 

@@ -24,9 +24,9 @@ import org.springframework.stereotype.Component;
  * Thread-safe.
  */
 @Component
-public class RecordQuota {
+class RecordQuota {
 
-	private final IdempotencyRecords records;
+	private final RecordRetention records;
 
 	private final QuotaProperties properties;
 
@@ -34,7 +34,7 @@ public class RecordQuota {
 
 	private final Cache<String, Usage> usage;
 
-	RecordQuota(IdempotencyRecords records, QuotaProperties properties, Clock clock) {
+	RecordQuota(RecordRetention records, QuotaProperties properties, Clock clock) {
 		this.records = records;
 		this.properties = properties;
 		this.clock = clock;
@@ -49,7 +49,7 @@ public class RecordQuota {
 	 * expires, for {@code Retry-After}
 	 * @throws org.springframework.dao.DataAccessException if the database fails
 	 */
-	public Optional<Duration> refusal(String scope, IdempotencyKey key) {
+	Optional<Duration> refusal(String scope, IdempotencyKey key) {
 		long max = this.properties.maxLiveRecords();
 		if (max == 0) {
 			return Optional.empty();

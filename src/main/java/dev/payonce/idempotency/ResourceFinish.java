@@ -7,6 +7,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
+import dev.payonce.idempotency.IdempotentOperation.FinishStep;
+import dev.payonce.idempotency.ResourceTable.Transition;
+
 /**
  * The completion of a declared resource ({@link ResourceTable#finish}): the operation's
  * one {@link Transition}, written by the engine. With the copy the act step read, the

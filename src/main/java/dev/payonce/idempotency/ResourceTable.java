@@ -3,34 +3,21 @@ package dev.payonce.idempotency;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.lang.invoke.VarHandle;
 import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
-import jakarta.persistence.Column;
-import jakarta.persistence.Embeddable;
-import jakarta.persistence.Embedded;
-import jakarta.persistence.Id;
 import jakarta.persistence.Table;
-import jakarta.persistence.Transient;
-import jakarta.persistence.Version;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.jdbc.core.SqlParameterValue;
+import dev.payonce.idempotency.IdempotentOperation.FinishStep;
 
 /**
  * An operation's resource as the engine stores it, declared once: the table and columns
@@ -58,24 +45,21 @@ import org.springframework.jdbc.core.SqlParameterValue;
  */
 public final class ResourceTable<R> {
 
-	/** A plain lower-case table or column name, as PostgreSQL keeps it unquoted. */
-	static final Pattern NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
-
 	private final Class<R> type;
 
 	private final String table;
 
-	private final List<Column> columns;
+	private final List<MappedColumn> columns;
 
-	private final Column id;
+	private final MappedColumn id;
 
-	private final Column version;
+	private final MappedColumn version;
 
 	private final MethodHandle constructor;
 
 	private @Nullable ClaimUpdate claimUpdate;
 
-	private @Nullable SecondWrite<R> secondWrite;
+	private @Nullable CompletionUpdate<R> completionUpdate;
 
 	/** Set when the engine prepares the declaration at start-up. */
 	private @Nullable PreparedResource<R> prepared;
@@ -83,7 +67,7 @@ public final class ResourceTable<R> {
 	private ResourceTable(Class<R> type) {
 		this.type = type;
 		Table mapping = type.getAnnotation(Table.class);
-		if (mapping == null || !NAME.matcher(mapping.name()).matches()) {
+		if (mapping == null || !SqlChecks.NAME.matcher(mapping.name()).matches()) {
 			throw new IllegalArgumentException(
 					type.getName() + " names no plain lower-case table with @Table(name = ...)");
 		}
@@ -91,16 +75,16 @@ public final class ResourceTable<R> {
 		try {
 			MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(type, MethodHandles.lookup());
 			this.constructor = lookup.findConstructor(type, MethodType.methodType(void.class));
-			List<Column> found = new ArrayList<>();
-			collect(type, lookup, null, found);
+			List<MappedColumn> found = new ArrayList<>();
+			MappedColumn.collect(type, lookup, null, found);
 			this.columns = List.copyOf(found);
 		}
 		catch (ReflectiveOperationException ex) {
 			throw new IllegalArgumentException(type.getName() + " cannot be read and built by the engine: " + ex, ex);
 		}
-		this.id = only(Column::id, "@Id");
-		this.version = only(Column::version, "@Version");
-		if (this.columns.stream().map(Column::name).distinct().count() != this.columns.size()) {
+		this.id = only(MappedColumn::id, "@Id");
+		this.version = only(MappedColumn::version, "@Version");
+		if (this.columns.stream().map(MappedColumn::name).distinct().count() != this.columns.size()) {
 			throw new IllegalArgumentException(type.getName() + " maps one column twice");
 		}
 	}
@@ -172,8 +156,9 @@ public final class ResourceTable<R> {
 	 * blank or holds a {@code ;}
 	 */
 	public ResourceTable<R> completionUpdate(String table, String set, String where, Function<R, Object[]> arguments) {
-		this.secondWrite = new SecondWrite<>(SqlChecks.name(table), SqlChecks.clause(set), SqlChecks.clause(where),
-				SqlChecks.placeholders(set) + SqlChecks.placeholders(where), Objects.requireNonNull(arguments));
+		this.completionUpdate = new CompletionUpdate<>(SqlChecks.name(table), SqlChecks.clause(set),
+				SqlChecks.clause(where), SqlChecks.placeholders(set) + SqlChecks.placeholders(where),
+				Objects.requireNonNull(arguments));
 		return this;
 	}
 
@@ -185,7 +170,7 @@ public final class ResourceTable<R> {
 	 * that is written and the engine completes as {@link #finish(Transition)} does.
 	 * @param read the resource as the act step read it (with its version)
 	 * @param transition the move, pure: it may run a second time on a reloaded copy
-	 * @return the finish step for {@link Action.Finish}
+	 * @return the finish step for {@link IdempotentOperation.Action.Finish}
 	 */
 	public FinishStep finish(R read, Transition<R> transition) {
 		return new ResourceFinish<>(prepared(), Objects.requireNonNull(read), transition);
@@ -231,15 +216,15 @@ public final class ResourceTable<R> {
 		this.prepared = statements;
 	}
 
-	List<Column> columns() {
+	List<MappedColumn> columns() {
 		return this.columns;
 	}
 
-	Column id() {
+	MappedColumn id() {
 		return this.id;
 	}
 
-	Column version() {
+	MappedColumn version() {
 		return this.version;
 	}
 
@@ -247,8 +232,8 @@ public final class ResourceTable<R> {
 		return this.claimUpdate;
 	}
 
-	@Nullable SecondWrite<R> secondWrite() {
-		return this.secondWrite;
+	@Nullable CompletionUpdate<R> completionUpdateDeclared() {
+		return this.completionUpdate;
 	}
 
 	/** A new, empty instance, for the engine's reload. */
@@ -265,14 +250,14 @@ public final class ResourceTable<R> {
 	/** The resource as read from the current row of {@code rs}, its columns by name. */
 	R read(ResultSet rs) throws SQLException {
 		R resource = instantiate();
-		for (Column column : this.columns) {
+		for (MappedColumn column : this.columns) {
 			column.read(resource, rs);
 		}
 		return resource;
 	}
 
-	private Column only(java.util.function.Predicate<Column> which, String annotation) {
-		List<Column> matching = this.columns.stream().filter(which).toList();
+	private MappedColumn only(java.util.function.Predicate<MappedColumn> which, String annotation) {
+		List<MappedColumn> matching = this.columns.stream().filter(which).toList();
 		if (matching.size() != 1) {
 			throw new IllegalArgumentException(
 					this.type.getName() + " has " + matching.size() + " " + annotation + " fields, not one");
@@ -281,15 +266,15 @@ public final class ResourceTable<R> {
 	}
 
 	/** A field of the resource class (mapped or {@code @Transient}), by name. */
-	private Accessor field(String name) {
-		for (Column column : this.columns) {
+	private MappedColumn.Accessor field(String name) {
+		for (MappedColumn column : this.columns) {
 			if (column.accessor().name().equals(name)) {
 				return column.accessor();
 			}
 		}
 		try {
 			Field field = this.type.getDeclaredField(name);
-			return new Accessor(name, field.getType(),
+			return new MappedColumn.Accessor(name, field.getType(),
 					MethodHandles.privateLookupIn(this.type, MethodHandles.lookup()).unreflectVarHandle(field), null);
 		}
 		catch (ReflectiveOperationException ex) {
@@ -297,233 +282,60 @@ public final class ResourceTable<R> {
 		}
 	}
 
-	private static void collect(Class<?> type, MethodHandles.Lookup lookup, @Nullable Accessor owner,
-			List<Column> found) throws ReflectiveOperationException {
-		for (Field field : type.getDeclaredFields()) {
-			if (Modifier.isStatic(field.getModifiers()) || Modifier.isTransient(field.getModifiers())
-					|| field.isAnnotationPresent(Transient.class) || field.isSynthetic()) {
-				continue;
-			}
-			MethodHandles.Lookup fieldLookup = MethodHandles.privateLookupIn(type, lookup);
-			VarHandle handle = fieldLookup.unreflectVarHandle(field);
-			if (field.isAnnotationPresent(Embedded.class)) {
-				Class<?> group = field.getType();
-				if (!group.isAnnotationPresent(Embeddable.class)) {
-					throw new IllegalArgumentException(group.getName() + " is @Embedded but not @Embeddable");
-				}
-				MethodHandle create = MethodHandles.privateLookupIn(group, lookup)
-					.findConstructor(group, MethodType.methodType(void.class));
-				collect(group, lookup, new Accessor(field.getName(), group, handle, create), found);
-				continue;
-			}
-			Column mapping = null;
-			jakarta.persistence.Column column = field.getAnnotation(jakarta.persistence.Column.class);
-			String name = (column != null && !column.name().isEmpty()) ? column.name() : snakeCase(field.getName());
-			if (!NAME.matcher(name).matches()) {
-				throw new IllegalArgumentException(
-						type.getName() + "." + field.getName() + " maps to " + name + ", not a plain lower-case name");
-			}
-			boolean id = field.isAnnotationPresent(Id.class);
-			boolean version = field.isAnnotationPresent(Version.class);
-			mapping = new Column(name, new Accessor(field.getName(), field.getType(), handle, null), owner, id, version,
-					column == null || column.insertable(), !id && !version && (column == null || column.updatable()));
-			found.add(mapping);
-		}
-	}
-
 	/**
-	 * The column name Spring Boot's default physical naming strategy gives a field
-	 * ({@code providerKeyGeneration} → {@code provider_key_generation}).
-	 */
-	static String snakeCase(String field) {
-		StringBuilder name = new StringBuilder(field.length() + 4);
-		for (int i = 0; i < field.length(); i++) {
-			char c = field.charAt(i);
-			if (Character.isUpperCase(c)) {
-				name.append('_').append(Character.toLowerCase(c));
-			}
-			else {
-				name.append(c);
-			}
-		}
-		return name.toString();
-	}
-
-	/**
-	 * A field and its handle, found once; reads and writes go through the handle, and
-	 * values are converted to and from what the JDBC driver binds.
+	 * An operation's one move of its resource to a final state, with the response to
+	 * store (docs/design.md section 4, "Completion in one statement"): for a payment,
+	 * {@code markSucceeded} and the 201 it answers. It moves the resource in memory only;
+	 * the engine writes the resource's declared columns ({@link ResourceTable}) and
+	 * stores the response in the fenced completion. It may run twice for one completion:
+	 * once on the copy the act step read, and, if that copy's row changed since, again on
+	 * the resource read inside the fenced completion transaction.
 	 *
-	 * @param create the no-argument constructor of an embedded column group, or
-	 * {@code null} for a plain field
+	 * @param <R> the resource
 	 */
-	record Accessor(String name, Class<?> type, VarHandle handle, @Nullable MethodHandle create) {
+	@FunctionalInterface
+	public interface Transition<R> {
 
-		@Nullable Object get(Object target) {
-			return this.handle.get(target);
+		/**
+		 * Moves {@code resource} and renders the response.
+		 * @param resource the resource, as read
+		 * @return the response, stored with the record and replayed to every retry
+		 * @throws IllegalStateException if the resource cannot make the move (for example
+		 * it is final already); the completion then writes nothing
+		 */
+		StoredResponse apply(R resource);
+
+		/**
+		 * Runs once the completion that wrote this move has committed (for a log line and
+		 * a metric); never for a stale attempt. Does nothing by default.
+		 * @param resource the moved resource
+		 * @param response the response stored
+		 */
+		default void completed(R resource, StoredResponse response) {
 		}
 
-		void set(Object target, @Nullable Object value) {
-			this.handle.set(target, value);
-		}
-
-		/** Converts a value the database returned to this field's type. */
-		@Nullable Object fromDatabase(@Nullable Object value) {
-			if (value == null) {
-				return null;
-			}
-			if (this.type == long.class || this.type == Long.class) {
-				return ((Number) value).longValue();
-			}
-			if (this.type == int.class || this.type == Integer.class) {
-				return ((Number) value).intValue();
-			}
-			if (this.type == Instant.class) {
-				return (value instanceof OffsetDateTime at) ? at.toInstant() : ((java.sql.Timestamp) value).toInstant();
-			}
-			if (this.type.isEnum()) {
-				return enumValue(this.type, value.toString());
-			}
-			if (this.type == String.class) {
-				return value.toString();
-			}
-			return value;
-		}
-
-		@SuppressWarnings({ "unchecked", "rawtypes" })
-		private static Object enumValue(Class<?> type, String name) {
-			return Enum.valueOf((Class<? extends Enum>) type, name);
-		}
-
-	}
-
-	/**
-	 * One mapped column: its name, its field, the column group it belongs to (or
-	 * {@code null}), and whether it is the id, the version, and written on insert and on
-	 * update.
-	 */
-	record Column(String name, Accessor accessor, @Nullable Accessor owner, boolean id, boolean version,
-			boolean insertable, boolean updatable) {
-
-		/** The value to bind for {@code resource}; a {@code null} names its SQL type. */
-		Object bind(Object resource) {
-			Object holder = holder(resource, false);
-			Object value = (holder != null) ? this.accessor.get(holder) : null;
-			if (value == null) {
-				return new SqlParameterValue(sqlType(), null);
-			}
-			if (value instanceof Instant instant) {
-				return instant.atOffset(ZoneOffset.UTC);
-			}
-			if (value instanceof Enum<?> constant) {
-				return constant.name();
-			}
-			return value;
-		}
-
-		void set(Object resource, @Nullable Object value) {
-			Object holder = holder(resource, true);
-			if (holder != null) {
-				this.accessor.set(holder, this.accessor.fromDatabase(value));
-			}
-		}
-
-		void read(Object resource, ResultSet rs) throws SQLException {
-			Class<?> type = this.accessor.type();
-			Object value;
-			if (type == Instant.class) {
-				value = rs.getObject(this.name, OffsetDateTime.class);
-			}
-			else if (type == UUID.class) {
-				value = rs.getObject(this.name, UUID.class);
-			}
-			else {
-				value = rs.getObject(this.name);
-			}
-			if (value == null && type.isPrimitive()) {
-				throw new IllegalStateException("Column " + this.name + " is null for a primitive field");
-			}
-			set(resource, value);
-		}
-
-		private @Nullable Object holder(Object resource, boolean create) {
-			Accessor group = this.owner;
-			if (group == null) {
-				return resource;
-			}
-			Object holder = group.get(resource);
-			if (holder == null && create) {
-				try {
-					holder = Objects.requireNonNull(group.create()).invoke();
+		/**
+		 * A transition that announces itself once written.
+		 * @param <R> the resource
+		 * @param move moves the resource and renders the response ({@link #apply})
+		 * @param completed runs once the completion that wrote the move committed
+		 * ({@link #completed})
+		 * @return the transition
+		 */
+		static <R> Transition<R> of(Function<R, StoredResponse> move, BiConsumer<R, StoredResponse> completed) {
+			return new Transition<>() {
+				@Override
+				public StoredResponse apply(R resource) {
+					return move.apply(resource);
 				}
-				catch (Throwable ex) {
-					throw new IllegalStateException("Cannot build the column group " + group.name(), ex);
+
+				@Override
+				public void completed(R resource, StoredResponse response) {
+					completed.accept(resource, response);
 				}
-				group.set(resource, holder);
-			}
-			return holder;
+			};
 		}
 
-		int sqlType() {
-			Class<?> type = this.accessor.type();
-			if (type == Instant.class) {
-				return Types.TIMESTAMP_WITH_TIMEZONE;
-			}
-			if (type == Long.class || type == long.class) {
-				return Types.BIGINT;
-			}
-			if (type == Integer.class || type == int.class) {
-				return Types.INTEGER;
-			}
-			if (type == UUID.class) {
-				return Types.OTHER;
-			}
-			return Types.VARCHAR;
-		}
-
-	}
-
-	/**
-	 * The declared claim update, checked when declared.
-	 *
-	 * @param into the fields it sets, each from a returned column, ordered by field
-	 */
-	record ClaimUpdate(String table, String set, @Nullable String from, String where, List<Into> into,
-			@Nullable String precheck) {
-
-		ClaimUpdate {
-			SqlChecks.name(table);
-			SqlChecks.clause(set);
-			SqlChecks.clause(where);
-			if (from != null) {
-				SqlChecks.clause(from);
-			}
-			if (precheck != null) {
-				SqlChecks.clause(precheck);
-			}
-			if (into.isEmpty()) {
-				throw new IllegalArgumentException("A claim update returns at least one column");
-			}
-			into.forEach((field) -> SqlChecks.name(field.returned()));
-			into = List.copyOf(into);
-		}
-
-		int arguments() {
-			return SqlChecks.placeholders(this.set) + ((this.from != null) ? SqlChecks.placeholders(this.from) : 0)
-					+ SqlChecks.placeholders(this.where);
-		}
-
-		int precheckArguments() {
-			return (this.precheck != null) ? SqlChecks.placeholders(this.precheck) : 0;
-		}
-
-		/** A field the update sets from the column it returns. */
-		record Into(Accessor field, String returned) {
-		}
-
-	}
-
-	/** The declared completion update. */
-	record SecondWrite<R>(String table, String set, String where, int placeholders, Function<R, Object[]> arguments) {
 	}
 
 }

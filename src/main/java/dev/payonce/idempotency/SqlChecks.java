@@ -10,6 +10,9 @@ import java.util.regex.Pattern;
  */
 final class SqlChecks {
 
+	/** A plain lower-case table or column name, as PostgreSQL keeps it unquoted. */
+	static final Pattern NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+
 	/** Non-blank, and no {@code ;} that could end the statement. */
 	private static final Pattern CLAUSE = Pattern.compile("[^;]*[^;\\s][^;]*");
 
@@ -22,7 +25,7 @@ final class SqlChecks {
 	 * {@code [a-z_]} then up to 62 of {@code [a-z0-9_]}
 	 */
 	static String name(String name) {
-		if (!ResourceTable.NAME.matcher(name).matches()) {
+		if (!NAME.matcher(name).matches()) {
 			throw new IllegalArgumentException("Not a plain lower-case name: " + name);
 		}
 		return name;

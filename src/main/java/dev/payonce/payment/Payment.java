@@ -15,8 +15,6 @@ import jakarta.persistence.Table;
 import jakarta.persistence.Version;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.domain.Persistable;
-
 import dev.payonce.client.ClientId;
 import dev.payonce.provider.CaptureMethod;
 import dev.payonce.provider.ChargeRequest;
@@ -45,7 +43,7 @@ import dev.payonce.provider.ProviderResource;
  */
 @Entity
 @Table(name = "payments")
-public class Payment extends ProviderResource implements Persistable<UUID> {
+public class Payment extends ProviderResource {
 
 	@Id
 	private UUID id;
@@ -304,28 +302,9 @@ public class Payment extends ProviderResource implements Persistable<UUID> {
 	 * The {@code @Version} this copy was read with or last written with.
 	 * @return the version; {@code null} until the first {@code INSERT}
 	 */
-	@Nullable Long version() {
+	@Override
+	protected @Nullable Long version() {
 		return this.version;
-	}
-
-	/**
-	 * The id, for Spring Data.
-	 * @return the payment's id
-	 */
-	@Override
-	public UUID getId() {
-		return this.id;
-	}
-
-	/**
-	 * Whether this payment was never stored: its {@code @Version} is set by the first
-	 * {@code INSERT}. Lets Spring Data's {@code save} choose between {@code persist} and
-	 * {@code merge} without probing the entity through a bean wrapper on every call.
-	 * @return {@code true} until the payment is persisted
-	 */
-	@Override
-	public boolean isNew() {
-		return this.version == null;
 	}
 
 }

@@ -34,15 +34,23 @@ public sealed interface PaymentOutcome {
 
 	/**
 	 * The provider refused this attempt before processing it (an earlier attempt may
-	 * still have charged, so no answer says nothing was charged) or its outcome is
-	 * unknown: 503. The payment stays {@code PENDING}; a retry with the same key resolves
-	 * it without a second charge.
+	 * still have charged, so no answer says nothing was charged): 503. The payment stays
+	 * {@code PENDING}; a retry with the same key resolves it without a second charge.
 	 *
 	 * @param paymentId the payment the retry will resolve
 	 * @param retryAfter when to retry
-	 * @param outcomeUnknown {@code true} if this attempt may have charged
 	 */
-	record Unresolved(PaymentId paymentId, Duration retryAfter, boolean outcomeUnknown) implements PaymentOutcome {
+	record ProviderUnavailable(PaymentId paymentId, Duration retryAfter) implements PaymentOutcome {
+	}
+
+	/**
+	 * This attempt may have charged: 503, as {@link ProviderUnavailable}; the client's
+	 * retry or the reconciler learns what happened.
+	 *
+	 * @param paymentId the payment the retry will resolve
+	 * @param retryAfter when to retry
+	 */
+	record OutcomeUnknown(PaymentId paymentId, Duration retryAfter) implements PaymentOutcome {
 	}
 
 }

@@ -7,8 +7,8 @@ import org.springframework.stereotype.Service;
 
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.ClaimRequest;
-import dev.payonce.idempotency.Execution;
-import dev.payonce.idempotency.FinishStep;
+import dev.payonce.idempotency.IdempotencyService.Execution;
+import dev.payonce.idempotency.IdempotentOperation.FinishStep;
 import dev.payonce.idempotency.IdempotencyService;
 import dev.payonce.idempotency.IdempotentOperation;
 import dev.payonce.provider.GatewayResult;
@@ -77,9 +77,7 @@ public class PaymentService {
 			case Execution.KeyReused<GatewayResult> reused -> new PaymentOutcome.KeyReused();
 			case Execution.InProgress<GatewayResult> inProgress ->
 				new PaymentOutcome.InProgress(inProgress.retryAfter());
-			case Execution.Released<GatewayResult> released ->
-				new PaymentOutcome.Unresolved(new PaymentId(released.resourceId()), released.retryAfter(),
-						released.reason() instanceof GatewayResult.Unknown);
+			case Execution.Released<GatewayResult> released -> unresolved(released);
 			case Execution.Refused<GatewayResult> refused ->
 				throw new IllegalStateException("The payment operation never refuses a claim");
 		};
@@ -103,6 +101,17 @@ public class PaymentService {
 				};
 			}
 		};
+	}
+
+	/**
+	 * The outcome of a released attempt: the provider refused before charging, or may
+	 * have charged.
+	 */
+	private static PaymentOutcome unresolved(Execution.Released<GatewayResult> released) {
+		PaymentId id = new PaymentId(released.resourceId());
+		return (released.reason() instanceof GatewayResult.Unknown)
+				? new PaymentOutcome.OutcomeUnknown(id, released.retryAfter())
+				: new PaymentOutcome.ProviderUnavailable(id, released.retryAfter());
 	}
 
 	/**

@@ -8,15 +8,15 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.payonce.idempotency.Action;
-import dev.payonce.idempotency.FinishStep;
+import dev.payonce.idempotency.IdempotentOperation.Action;
+import dev.payonce.idempotency.IdempotentOperation.FinishStep;
 import dev.payonce.idempotency.IdempotentOperation;
 import dev.payonce.idempotency.Lease;
 import dev.payonce.idempotency.ReconciliationProperties;
 import dev.payonce.idempotency.ReconciliationStep;
-import dev.payonce.idempotency.ReleaseStep;
+import dev.payonce.idempotency.IdempotentOperation.ReleaseStep;
 import dev.payonce.idempotency.ResourceTable;
-import dev.payonce.idempotency.Settlement;
+import dev.payonce.idempotency.ReconciliationStep.Settlement;
 import dev.payonce.idempotency.StoredResponse;
 
 /**
@@ -48,7 +48,11 @@ import dev.payonce.idempotency.StoredResponse;
  */
 public abstract class ProviderOperation<R extends ProviderResource, T> implements ReconciliationStep {
 
-	private static final Logger log = LoggerFactory.getLogger(ProviderOperation.class);
+	/**
+	 * The operation's own logger ({@code Charges}, {@code RefundCalls}), so its lines
+	 * stay under its module's logger category.
+	 */
+	private final Logger log = LoggerFactory.getLogger(getClass());
 
 	private final String name;
 
@@ -65,7 +69,7 @@ public abstract class ProviderOperation<R extends ProviderResource, T> implement
 	protected ProviderOperation(String name, ResourceTable<R> table, ProviderRows<R> rows, ProviderServices services) {
 		this.name = name;
 		this.services = services;
-		this.steps = new ProviderSteps<>(name, table, rows, services, this::response);
+		this.steps = new ProviderSteps<>(name, table, rows, services, this::response, this.log);
 	}
 
 	/**

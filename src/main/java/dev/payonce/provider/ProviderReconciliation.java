@@ -1,6 +1,6 @@
 package dev.payonce.provider;
 
-import dev.payonce.idempotency.Settlement;
+import dev.payonce.idempotency.ReconciliationStep.Settlement;
 
 /**
  * The reconciliation step of every {@link ProviderOperation} (docs/design.md section 4,

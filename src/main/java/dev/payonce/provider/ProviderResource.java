@@ -5,6 +5,8 @@ import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.domain.Persistable;
+
 /**
  * A resource the provider acts on once (a payment, a refund): created {@code PENDING}
  * with its idempotency claim, then moved once to a final outcome. The transitions every
@@ -18,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * thread-safe: one transaction writes a resource at a time, guarded by its
  * {@code @Version}.
  */
-public abstract class ProviderResource {
+public abstract class ProviderResource implements Persistable<UUID> {
 
 	/** The final outcomes a resource moves to, once. */
 	public enum Outcome {
@@ -42,6 +44,32 @@ public abstract class ProviderResource {
 	 * @return the id
 	 */
 	public abstract UUID resourceId();
+
+	/**
+	 * The {@code @Version} this copy was read with or last written with.
+	 * @return the version; {@code null} until the first {@code INSERT}
+	 */
+	protected abstract @Nullable Long version();
+
+	/**
+	 * The id, for Spring Data.
+	 * @return {@link #resourceId()}
+	 */
+	@Override
+	public UUID getId() {
+		return resourceId();
+	}
+
+	/**
+	 * Whether this resource was never stored: its {@code @Version} is set by the first
+	 * {@code INSERT}. Lets Spring Data's {@code save} choose between {@code persist} and
+	 * {@code merge} without probing the entity through a bean wrapper on every call.
+	 * @return {@code true} until the resource is persisted
+	 */
+	@Override
+	public boolean isNew() {
+		return version() == null;
+	}
 
 	/**
 	 * The resource's kind, as it appears in provider idempotency keys and messages.

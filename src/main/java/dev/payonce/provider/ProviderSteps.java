@@ -6,13 +6,12 @@ import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-import dev.payonce.idempotency.FinishStep;
-import dev.payonce.idempotency.ReleaseStep;
+import dev.payonce.idempotency.IdempotentOperation.FinishStep;
+import dev.payonce.idempotency.IdempotentOperation.ReleaseStep;
 import dev.payonce.idempotency.ResourceTable;
 import dev.payonce.idempotency.StoredResponse;
-import dev.payonce.idempotency.Transition;
+import dev.payonce.idempotency.ResourceTable.Transition;
 
 /**
  * The fenced steps of a {@link ProviderOperation}, run by the engine inside its fenced
@@ -26,7 +25,7 @@ import dev.payonce.idempotency.Transition;
  */
 final class ProviderSteps<R extends ProviderResource> {
 
-	private static final Logger log = LoggerFactory.getLogger(ProviderOperation.class);
+	private final Logger log;
 
 	private final String name;
 
@@ -41,7 +40,8 @@ final class ProviderSteps<R extends ProviderResource> {
 	private final Function<R, StoredResponse> response;
 
 	ProviderSteps(String name, ResourceTable<R> table, ProviderRows<R> rows, ProviderServices services,
-			Function<R, StoredResponse> response) {
+			Function<R, StoredResponse> response, Logger log) {
+		this.log = log;
 		this.rows = rows;
 		this.name = name;
 		this.noun = name.substring(0, 1).toUpperCase(Locale.ROOT) + name.substring(1);

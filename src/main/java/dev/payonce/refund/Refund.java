@@ -15,8 +15,6 @@ import jakarta.persistence.Transient;
 import jakarta.persistence.Version;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.domain.Persistable;
-
 import dev.payonce.client.ClientId;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.provider.Money;
@@ -32,7 +30,7 @@ import dev.payonce.provider.RefundRequest;
  */
 @Entity
 @Table(name = "refunds")
-public class Refund extends ProviderResource implements Persistable<UUID> {
+public class Refund extends ProviderResource {
 
 	@Id
 	private UUID id;
@@ -248,28 +246,9 @@ public class Refund extends ProviderResource implements Persistable<UUID> {
 	 * The {@code @Version} this copy was read with or last written with.
 	 * @return the version; {@code null} until the first {@code INSERT}
 	 */
-	@Nullable Long version() {
+	@Override
+	protected @Nullable Long version() {
 		return this.version;
-	}
-
-	/**
-	 * The id, for Spring Data.
-	 * @return the refund's id
-	 */
-	@Override
-	public UUID getId() {
-		return this.id;
-	}
-
-	/**
-	 * Whether this refund was never stored: its {@code @Version} is set by the first
-	 * {@code INSERT}. Lets Spring Data's {@code save} choose between {@code persist} and
-	 * {@code merge} without probing the entity through a bean wrapper on every call.
-	 * @return {@code true} until the refund is persisted
-	 */
-	@Override
-	public boolean isNew() {
-		return this.version == null;
 	}
 
 }

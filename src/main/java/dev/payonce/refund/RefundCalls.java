@@ -69,8 +69,9 @@ class RefundCalls extends ProviderOperation<Refund, RefundOutcome> {
 	/** The reservation stays; the client retries, or the reconciler settles. */
 	@Override
 	protected RefundOutcome unresolved(Refund refund, GatewayResult reason) {
-		return new RefundOutcome.Unresolved(refund.id(), this.idempotency.retryAfter(),
-				reason instanceof GatewayResult.Unknown);
+		return (reason instanceof GatewayResult.Unknown)
+				? new RefundOutcome.OutcomeUnknown(refund.id(), this.idempotency.retryAfter())
+				: new RefundOutcome.ProviderUnavailable(refund.id(), this.idempotency.retryAfter());
 	}
 
 	/**

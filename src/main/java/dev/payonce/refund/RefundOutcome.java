@@ -69,15 +69,25 @@ public sealed interface RefundOutcome {
 	}
 
 	/**
-	 * The provider refused before refunding or its outcome is unknown: 503. The refund
-	 * stays {@code PENDING} and keeps its reservation; a retry with the same key resolves
-	 * it without a second refund.
+	 * The provider refused before refunding (an earlier attempt under the key may still
+	 * have refunded, so no answer says nothing was refunded): 503. The refund stays
+	 * {@code PENDING} and keeps its reservation; a retry with the same key resolves it
+	 * without a second refund.
 	 *
 	 * @param refundId the refund the retry will resolve
 	 * @param retryAfter when to retry
-	 * @param outcomeUnknown {@code true} if the provider may have refunded
 	 */
-	record Unresolved(RefundId refundId, Duration retryAfter, boolean outcomeUnknown) implements RefundOutcome {
+	record ProviderUnavailable(RefundId refundId, Duration retryAfter) implements RefundOutcome {
+	}
+
+	/**
+	 * The provider may have refunded: 503, as {@link ProviderUnavailable}; the client's
+	 * retry or the reconciler learns what happened.
+	 *
+	 * @param refundId the refund the retry will resolve
+	 * @param retryAfter when to retry
+	 */
+	record OutcomeUnknown(RefundId refundId, Duration retryAfter) implements RefundOutcome {
 	}
 
 }

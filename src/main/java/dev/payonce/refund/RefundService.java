@@ -10,8 +10,8 @@ import org.springframework.stereotype.Service;
 
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.ClaimRequest;
-import dev.payonce.idempotency.Execution;
-import dev.payonce.idempotency.FinishStep;
+import dev.payonce.idempotency.IdempotencyService.Execution;
+import dev.payonce.idempotency.IdempotentOperation.FinishStep;
 import dev.payonce.idempotency.IdempotencyService;
 import dev.payonce.idempotency.IdempotentOperation;
 import dev.payonce.payment.PaymentId;

@@ -7,7 +7,7 @@ import java.util.function.Predicate;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.payonce.idempotency.Action;
+import dev.payonce.idempotency.IdempotentOperation.Action;
 import dev.payonce.provider.OperationContext;
 import dev.payonce.provider.ProviderEvent;
 import dev.payonce.provider.ProviderEventEffect;

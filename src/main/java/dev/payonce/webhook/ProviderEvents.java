@@ -10,9 +10,9 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Service;
 
-import dev.payonce.idempotency.Action;
+import dev.payonce.idempotency.IdempotentOperation.Action;
 import dev.payonce.idempotency.ClaimRequest;
-import dev.payonce.idempotency.Execution;
+import dev.payonce.idempotency.IdempotencyService.Execution;
 import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.idempotency.IdempotencyScope;
 import dev.payonce.idempotency.IdempotencyService;

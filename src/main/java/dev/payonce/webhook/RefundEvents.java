@@ -9,8 +9,8 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.stereotype.Component;
 
-import dev.payonce.idempotency.Action;
-import dev.payonce.idempotency.FinishStep;
+import dev.payonce.idempotency.IdempotentOperation.Action;
+import dev.payonce.idempotency.IdempotentOperation.FinishStep;
 import dev.payonce.idempotency.IdempotencyService;
 import dev.payonce.idempotency.StoredResponse;
 import dev.payonce.payment.Payment;

@@ -6,7 +6,7 @@ import org.springframework.stereotype.Component;
 
 import dev.payonce.idempotency.Lease;
 import dev.payonce.idempotency.ReconciliationStep;
-import dev.payonce.idempotency.Settlement;
+import dev.payonce.idempotency.ReconciliationStep.Settlement;
 
 /**
  * The {@value ProviderEvents#OPERATION} operation's reconciliation step (docs/design.md,

@@ -21,7 +21,6 @@ import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
-
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,7 +30,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -39,6 +37,10 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 
 import dev.payonce.OffsetClock;
 import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.idempotency.IdempotencyService.Execution;
+import dev.payonce.idempotency.IdempotentOperation.Action;
+import dev.payonce.idempotency.ReconciliationStep.Settlement;
+import dev.payonce.idempotency.ResourceTable.Transition;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -1133,9 +1135,10 @@ class IdempotencyEngineIntegrationTests {
 	 * A guard that refuses every scope named {@code guarded-...}, and nothing else; in a
 	 * claim transaction by its check, in a claim in one statement by its condition (which
 	 * also refuses a statement that does not run at READ COMMITTED); and the declarations
-	 * of the test operations' resources.
+	 * of the test operations' resources. Imported, and not annotated: a nested
+	 * configuration class would join this class's context configuration alone, and
+	 * UnfencedCompletionIntegrationTests could not share the context.
 	 */
-	@TestConfiguration(proxyBeanMethods = false)
 	static class Guarded {
 
 		@Bean

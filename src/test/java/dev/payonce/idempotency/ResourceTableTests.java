@@ -30,16 +30,16 @@ class ResourceTableTests {
 		ResourceTable<Mapped> table = ResourceTable.of(Mapped.class);
 
 		assertThat(table.table()).isEqualTo("things");
-		assertThat(table.columns()).extracting(ResourceTable.Column::name)
+		assertThat(table.columns()).extracting(MappedColumn::name)
 			.containsExactly("id", "client_id", "provider_key_generation", "status", "decline_code", "replayed_at",
 					"created_at", "version");
 		assertThat(table.id().name()).isEqualTo("id");
 		assertThat(table.version().name()).isEqualTo("version");
-		assertThat(table.columns()).filteredOn(ResourceTable.Column::updatable)
-			.extracting(ResourceTable.Column::name)
+		assertThat(table.columns()).filteredOn(MappedColumn::updatable)
+			.extracting(MappedColumn::name)
 			.containsExactly("provider_key_generation", "status", "decline_code", "replayed_at");
 		assertThat(table.columns()).filteredOn((column) -> !column.insertable())
-			.extracting(ResourceTable.Column::name)
+			.extracting(MappedColumn::name)
 			.containsExactly("created_at");
 	}
 
@@ -47,7 +47,7 @@ class ResourceTableTests {
 	void anEmbeddedColumnGroupIsColumnsOfTheRowReadAndWrittenThroughItsOwner() {
 		ResourceTable<Mapped> table = ResourceTable.of(Mapped.class);
 		Mapped mapped = new Mapped();
-		ResourceTable.Column status = table.columns()
+		MappedColumn status = table.columns()
 			.stream()
 			.filter((column) -> column.name().equals("status"))
 			.findFirst()
@@ -147,8 +147,8 @@ class ResourceTableTests {
 
 	@Test
 	void aFieldWithoutAColumnNameIsNamedAsSpringBootNamesIt() {
-		assertThat(ResourceTable.snakeCase("providerKeyGeneration")).isEqualTo("provider_key_generation");
-		assertThat(ResourceTable.snakeCase("amount")).isEqualTo("amount");
+		assertThat(MappedColumn.snakeCase("providerKeyGeneration")).isEqualTo("provider_key_generation");
+		assertThat(MappedColumn.snakeCase("amount")).isEqualTo("amount");
 	}
 
 	@Table(name = "things")

@@ -12,6 +12,9 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.payonce.idempotency.IdempotentOperation.Action;
+import dev.payonce.idempotency.IdempotentOperation.FinishStep;
+
 /**
  * A test-only operation that drives the engine without payments: its resource is a row of
  * {@code engine_test_resources}, created by the claim step inside the claim transaction

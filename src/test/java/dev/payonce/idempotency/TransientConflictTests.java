@@ -22,8 +22,8 @@ class TransientConflictTests {
 	void retriesSerializationFailuresAndDeadlocks(String sqlState) {
 		SQLException cause = new SQLException("aborted", sqlState);
 
-		assertThat(IdempotencyService.isTransientConflict(new PessimisticLockingFailureException("x", cause))).isTrue();
-		assertThat(IdempotencyService.isTransientConflict(new TransactionSystemException("commit", cause))).isTrue();
+		assertThat(EngineTransactions.isTransientConflict(new PessimisticLockingFailureException("x", cause))).isTrue();
+		assertThat(EngineTransactions.isTransientConflict(new TransactionSystemException("commit", cause))).isTrue();
 	}
 
 	@ParameterizedTest
@@ -31,7 +31,7 @@ class TransientConflictTests {
 	void neverRetriesOtherFailures(String sqlState) {
 		SQLException cause = new SQLException("failed", sqlState);
 
-		assertThat(IdempotencyService.isTransientConflict(new DataIntegrityViolationException("x", cause))).isFalse();
+		assertThat(EngineTransactions.isTransientConflict(new DataIntegrityViolationException("x", cause))).isFalse();
 	}
 
 }

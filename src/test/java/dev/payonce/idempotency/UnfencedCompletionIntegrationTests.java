@@ -26,6 +26,7 @@ import dev.payonce.history.Anomaly;
 import dev.payonce.history.History;
 import dev.payonce.history.HistoryChecker;
 import dev.payonce.history.KeyOutcome;
+import dev.payonce.idempotency.IdempotencyService.Execution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,7 +48,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.MOCK,
 		properties = { "payonce.reconciliation.enabled=false", "payonce.idempotency.cleanup.enabled=false" })
-@Import({ TestcontainersConfiguration.class, OffsetClock.Installed.class })
+// The context of IdempotencyEngineIntegrationTests, which runs before this class
+// (ContextGroupingClassOrderer) and so starts it once for both.
+@Import({ TestcontainersConfiguration.class, OffsetClock.Installed.class,
+		IdempotencyEngineIntegrationTests.Guarded.class })
 // The broken engine must serve no other test class.
 @DirtiesContext
 class UnfencedCompletionIntegrationTests {

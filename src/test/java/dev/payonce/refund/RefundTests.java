@@ -52,6 +52,23 @@ class RefundTests {
 	}
 
 	@Test
+	void aRefundTheProviderNamedKeepsItsFirstReferenceAndNeverMovesToANewKeyGeneration() {
+		Refund refund = pending(null);
+		refund.recordProviderKeyReplayed(1, CREATED);
+
+		boolean kept = refund.rememberProviderReference("re_1", LATER);
+		boolean replaced = refund.rememberProviderReference("re_2", LATER);
+
+		assertThat(kept).isTrue();
+		assertThat(replaced).isFalse();
+		assertThat(refund.providerReference()).isEqualTo("re_1");
+		assertThat(refund.status()).isEqualTo(RefundStatus.PENDING);
+		assertThatIllegalStateException().isThrownBy(() -> refund.startNewProviderKeyGeneration(1, LATER))
+			.withMessageContaining("the provider named it");
+		assertThat(refund.providerKeyGeneration()).isEqualTo(1);
+	}
+
+	@Test
 	void markSucceededRecordsTheProviderReference() {
 		Refund refund = pending(null);
 

@@ -74,7 +74,7 @@ class SimulatorPaymentGateway implements PaymentGateway {
 
 	private final TransactionTemplate ownTransaction;
 
-	private final SimulatorProperties properties;
+	private volatile SimulatorProperties properties;
 
 	private final Clock clock;
 
@@ -85,6 +85,19 @@ class SimulatorPaymentGateway implements PaymentGateway {
 		this.ownTransaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
 		this.properties = properties;
 		this.clock = clock;
+	}
+
+	/**
+	 * Replaces the faults and timings this simulator was started with, and counts
+	 * provider calls from zero again (so {@code every} counts from this call on). A seam
+	 * for tests only, which share one application context between classes that need
+	 * different faults: no application class calls it. Set it while no provider call is
+	 * under way.
+	 * @param properties the new faults and timings
+	 */
+	void reconfigure(SimulatorProperties properties) {
+		this.properties = properties;
+		this.calls.set(0);
 	}
 
 	@Override

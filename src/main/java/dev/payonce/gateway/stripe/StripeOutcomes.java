@@ -208,6 +208,25 @@ final class StripeOutcomes {
 	 * @param failure what stripe-java threw
 	 * @return Declined, NotAttempted or Unknown
 	 */
+	/**
+	 * What a failed refund creation means: Stripe's errors mean the same for a refund as
+	 * for a charge ({@link #ofCharge}), but an unknown answer never names a provider
+	 * reference. The only object a Stripe error names is a PaymentIntent
+	 * (https://docs.stripe.com/api/errors, {@code payment_intent}), which is the refunded
+	 * charge, not the refund; kept as the refund's reference it would stop every lookup
+	 * from proving the refund absent, so the refund could never be given up
+	 * (docs/design.md section 5).
+	 * @param failure the exception stripe-java threw
+	 * @return the outcome
+	 */
+	static GatewayResult ofRefund(StripeException failure) {
+		GatewayResult result = ofCharge(failure);
+		if (result instanceof GatewayResult.Unknown unknown && unknown.providerReference() != null) {
+			return new GatewayResult.Unknown(unknown.reason(), null, unknown.replayed());
+		}
+		return result;
+	}
+
 	static GatewayResult ofCharge(StripeException failure) {
 		Integer status = failure.getStatusCode();
 		String code = (failure.getCode() != null) ? failure.getCode() : "";

@@ -67,8 +67,7 @@ final class StripeRefunds {
 			return StripeOutcomes.of(this.stripe.v1().refunds().create(params.build(), options));
 		}
 		catch (StripeException ex) {
-			// Stripe's errors mean the same for a refund as for a charge.
-			return StripeOutcomes.ofCharge(ex);
+			return StripeOutcomes.ofRefund(ex);
 		}
 	}
 

@@ -13,17 +13,17 @@ import org.springframework.web.method.support.ModelAndViewContainer;
 
 import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.idempotency.IdempotencyScope;
+import dev.payonce.idempotency.IdempotencyService;
 import dev.payonce.idempotency.KeyDigests;
-import dev.payonce.idempotency.RecordQuota;
 
 /**
  * Resolves an {@link IdempotencyKey} handler argument from the {@code Idempotency-Key}
  * header, and admits it: missing is {@code idempotency-key-missing}, sent twice or
  * malformed is {@code idempotency-key-invalid} (400), a new key of a scope that holds the
  * most live keys allowed is {@code idempotency-quota-exceeded} (429,
- * {@link RecordQuota}), each before the body is read and before anything is claimed. So
- * no operation's controller can take a key and forget the quota. Puts the key's digest,
- * never the key, into the log context.
+ * {@link IdempotencyService#quotaRefusal}), each before the body is read and before
+ * anything is claimed. So no operation's controller can take a key and forget the quota.
+ * Puts the key's digest, never the key, into the log context.
  *
  * <p>
  * A request's key is read and admitted once, whichever asks first: the handler's argument
@@ -37,13 +37,13 @@ public class IdempotencyKeyArgumentResolver implements HandlerMethodArgumentReso
 
 	private final KeyDigests keyDigests;
 
-	private final RecordQuota quota;
+	private final IdempotencyService idempotency;
 
 	private final CallerScope callerScope;
 
-	IdempotencyKeyArgumentResolver(KeyDigests keyDigests, RecordQuota quota, CallerScope callerScope) {
+	IdempotencyKeyArgumentResolver(KeyDigests keyDigests, IdempotencyService idempotency, CallerScope callerScope) {
 		this.keyDigests = keyDigests;
-		this.quota = quota;
+		this.idempotency = idempotency;
 		this.callerScope = callerScope;
 	}
 
@@ -76,7 +76,7 @@ public class IdempotencyKeyArgumentResolver implements HandlerMethodArgumentReso
 		IdempotencyScope scope = this.callerScope.current();
 		// The digest is keyed, so the same key of two scopes gives unrelated digests.
 		MDC.put("idempotencyKeyDigest", this.keyDigests.digest(scope.value(), key));
-		this.quota.refusal(scope.value(), key).ifPresent((retryAfter) -> {
+		this.idempotency.quotaRefusal(scope, key).ifPresent((retryAfter) -> {
 			throw IdempotencyProblems.quotaExceeded(retryAfter);
 		});
 		request.setAttribute(RESOLVED, key, RequestAttributes.SCOPE_REQUEST);

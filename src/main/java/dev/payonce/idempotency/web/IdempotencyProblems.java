@@ -57,7 +57,7 @@ public final class IdempotencyProblems {
 
 	/**
 	 * The scope holds the most live keys allowed and this key is new
-	 * ({@link dev.payonce.idempotency.RecordQuota}).
+	 * ({@link dev.payonce.idempotency.IdempotencyService#quotaRefusal}).
 	 * @param retryAfter when an older stored response expires
 	 * @return 429 {@code idempotency-quota-exceeded} with {@code Retry-After}
 	 */

@@ -7,7 +7,7 @@ import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import dev.payonce.idempotency.IdempotencyProperties;
+import dev.payonce.idempotency.IdempotencyService;
 
 /**
  * The payments API's part of the OpenAPI document's description: the Idempotency-Key
@@ -29,7 +29,7 @@ class PaymentApiDocumentation {
 	}
 
 	@Bean
-	OpenApiCustomizer idempotencyContractDescription(IdempotencyProperties idempotency) {
+	OpenApiCustomizer idempotencyContractDescription(IdempotencyService idempotency) {
 		String contract = """
 
 

@@ -58,9 +58,10 @@ public class PaymentController implements PaymentOperations {
 				StoredResponses.render(completed.response(), completed.replayed());
 			case PaymentOutcome.KeyReused reused -> throw IdempotencyProblems.keyReused();
 			case PaymentOutcome.InProgress inProgress -> throw IdempotencyProblems.inProgress(inProgress.retryAfter());
-			case PaymentOutcome.Unresolved unresolved -> throw unresolved.outcomeUnknown()
-					? PaymentProblems.outcomeUnknown(unresolved.paymentId(), unresolved.retryAfter())
-					: PaymentProblems.providerUnavailable(unresolved.paymentId(), unresolved.retryAfter());
+			case PaymentOutcome.ProviderUnavailable unavailable ->
+				throw PaymentProblems.providerUnavailable(unavailable.paymentId(), unavailable.retryAfter());
+			case PaymentOutcome.OutcomeUnknown unknown ->
+				throw PaymentProblems.outcomeUnknown(unknown.paymentId(), unknown.retryAfter());
 		};
 	}
 

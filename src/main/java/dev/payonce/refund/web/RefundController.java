@@ -73,9 +73,10 @@ class RefundController implements RefundOperations {
 				throw PaymentProblems.amountNotSupported(notSupported.amount(), notSupported.limits(), true);
 			case RefundOutcome.ExceedsRefundable exceeds ->
 				throw RefundProblems.refundExceedsRefundable(exceeds.refundable());
-			case RefundOutcome.Unresolved unresolved -> throw unresolved.outcomeUnknown()
-					? RefundProblems.refundOutcomeUnknown(unresolved.refundId(), unresolved.retryAfter())
-					: RefundProblems.refundProviderUnavailable(unresolved.refundId(), unresolved.retryAfter());
+			case RefundOutcome.ProviderUnavailable unavailable ->
+				throw RefundProblems.refundProviderUnavailable(unavailable.refundId(), unavailable.retryAfter());
+			case RefundOutcome.OutcomeUnknown unknown ->
+				throw RefundProblems.refundOutcomeUnknown(unknown.refundId(), unknown.retryAfter());
 		};
 	}
 

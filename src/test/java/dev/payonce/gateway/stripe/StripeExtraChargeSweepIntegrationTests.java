@@ -5,6 +5,8 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -12,8 +14,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.context.annotation.Import;
-import org.springframework.test.context.TestPropertySource;
 
 import dev.payonce.OffsetClock;
 import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
@@ -31,25 +31,7 @@ import static org.awaitility.Awaitility.await;
  * ERROR and a count in {@code payonce.provider.duplicates}; the payment's own charge is
  * never touched; a second Stripe refund of one Payonce refund is reported once.
  */
-@TestPropertySource(properties = { "payonce.gateway.stripe.secret-key=sk_test_model",
-		"payonce.gateway.stripe.webhook-signing-secret=whsec_model_signing_secret",
-		"payonce.gateway.stripe.search-settle-time=300ms", "payonce.reconciliation.stale-after=0s", // Search
-																									// caught
-																									// up
-																									// at
-																									// once:
-																									// the
-																									// sweep's
-																									// own
-																									// lag
-																									// tolerance
-																									// is
-																									// not
-																									// under
-																									// test
-																									// here.
-		"test.stripe-model.search-lag=0s" })
-@Import(OffsetClock.Installed.class)
+@StripeTestMode
 @ExtendWith(OutputCaptureExtension.class)
 class StripeExtraChargeSweepIntegrationTests extends StripeIntegrationFixture {
 
@@ -61,6 +43,17 @@ class StripeExtraChargeSweepIntegrationTests extends StripeIntegrationFixture {
 
 	@Autowired
 	OffsetClock clock;
+
+	@BeforeEach
+	void searchCaughtUp() {
+		// Search caught up at once: the sweep's own lag tolerance is not under test here.
+		stripe.searchLag(Duration.ZERO);
+	}
+
+	@AfterEach
+	void searchLagsAgain() {
+		stripe.searchLag(Duration.ofMillis(StripeTestMode.SEARCH_LAG_MILLIS));
+	}
 
 	@Test
 	void secondSucceededPaymentIntentIsRefundedInFullOnceAndThePaymentsOwnChargeKept(CapturedOutput output) {

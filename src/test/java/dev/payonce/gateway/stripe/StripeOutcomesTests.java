@@ -10,6 +10,8 @@ import java.util.Currency;
 
 import com.stripe.exception.ApiConnectionException;
 import com.stripe.exception.ApiException;
+import com.stripe.model.StripeError;
+import com.stripe.net.ApiResource;
 import com.stripe.exception.CardException;
 import com.stripe.exception.IdempotencyException;
 import com.stripe.exception.InvalidRequestException;
@@ -75,6 +77,21 @@ class StripeOutcomesTests {
 	void serverErrorIsUnknown() {
 		assertThat(StripeOutcomes.ofCharge(new ApiException("oops", "req_4", null, 500, null)))
 			.isInstanceOf(GatewayResult.Unknown.class);
+	}
+
+	@Test
+	void aRefundsServerErrorNamingThePaymentIntentIsUnknownWithoutAReference() {
+		ApiException failure = new ApiException("oops", "req_9", null, 500, null);
+		failure
+			.setStripeError(ApiResource.GSON.fromJson("{\"payment_intent\": {\"id\": \"pi_9\"}}", StripeError.class));
+
+		GatewayResult charge = StripeOutcomes.ofCharge(failure);
+		GatewayResult refund = StripeOutcomes.ofRefund(failure);
+
+		assertThat(charge).isInstanceOf(GatewayResult.Unknown.class);
+		assertThat(((GatewayResult.Unknown) charge).providerReference()).isEqualTo("pi_9");
+		assertThat(refund).isInstanceOf(GatewayResult.Unknown.class);
+		assertThat(((GatewayResult.Unknown) refund).providerReference()).isNull();
 	}
 
 	@Test

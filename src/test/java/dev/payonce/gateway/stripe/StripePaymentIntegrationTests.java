@@ -11,8 +11,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.context.annotation.Import;
-import org.springframework.test.context.TestPropertySource;
 
 import dev.payonce.OffsetClock;
 import dev.payonce.TestCredentials;
@@ -29,27 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * saved failure, the reconciler's lookup and a new provider key generation) and the model
  * holds at most one charged PaymentIntent for the payment.
  */
-@TestPropertySource(properties = { "payonce.gateway.stripe.secret-key=sk_test_model",
-		"payonce.gateway.stripe.webhook-signing-secret=" + StripePaymentIntegrationTests.SIGNING_SECRET,
-		"payonce.gateway.stripe.search-settle-time=600ms", "payonce.reconciliation.stale-after=0s", // Search
-																									// lags
-																									// less
-																									// than
-																									// the
-																									// settle
-																									// time:
-																									// the
-																									// reconciler
-																									// must
-																									// never
-																									// outrun
-																									// it.
-		"test.stripe-model.search-lag=300ms" })
-@Import(OffsetClock.Installed.class)
+@StripeTestMode
 @ExtendWith(OutputCaptureExtension.class)
 class StripePaymentIntegrationTests extends StripeIntegrationFixture {
-
-	static final String SIGNING_SECRET = "whsec_model_signing_secret";
 
 	@Autowired
 	OffsetClock clock;

@@ -5,7 +5,6 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.test.context.TestPropertySource;
 
 import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
 import dev.payonce.payment.web.PaymentsApi;
@@ -21,10 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the saved refund) or the reconciler's lookup (a list of the PaymentIntent's refunds)
  * settles it.
  */
-@TestPropertySource(properties = { "payonce.gateway.stripe.secret-key=sk_test_model",
-		"payonce.gateway.stripe.webhook-signing-secret=whsec_model_signing_secret",
-		"payonce.gateway.stripe.search-settle-time=600ms", "payonce.reconciliation.stale-after=0s",
-		"test.stripe-model.search-lag=300ms" })
+@StripeTestMode
 class StripeRefundIntegrationTests extends StripeIntegrationFixture {
 
 	@Test

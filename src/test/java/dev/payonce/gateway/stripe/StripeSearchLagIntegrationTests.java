@@ -5,12 +5,11 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.context.annotation.Import;
-import org.springframework.test.context.TestPropertySource;
 
 import dev.payonce.OffsetClock;
 import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
@@ -27,31 +26,22 @@ import static org.awaitility.Awaitility.await;
  * PaymentIntents read to its end (docs/design.md section 5), so a charge Stripe made is
  * found and never made twice, and a payment without that proof stays unknown.
  */
-@TestPropertySource(properties = { "payonce.gateway.stripe.secret-key=sk_test_model",
-		"payonce.gateway.stripe.webhook-signing-secret=whsec_model_signing_secret",
-		"payonce.gateway.stripe.search-settle-time=600ms", "payonce.reconciliation.stale-after=0s", // Search
-																									// catches
-																									// up
-																									// only
-																									// after
-																									// five
-																									// minutes:
-																									// never
-																									// within
-																									// a
-																									// test's
-																									// own
-																									// time.
-		"test.stripe-model.search-lag=5m" })
-@Import(OffsetClock.Installed.class)
+@StripeTestMode
 class StripeSearchLagIntegrationTests extends StripeIntegrationFixture {
 
 	@Autowired
 	OffsetClock clock;
 
+	@BeforeEach
+	void searchLagsFiveMinutes() {
+		// Search catches up only after five minutes: never within a test's own time.
+		stripe.searchLag(Duration.ofMinutes(5));
+	}
+
 	@AfterEach
 	void listsWorkAgain() {
 		stripe.failLists(false);
+		stripe.searchLag(Duration.ofMillis(StripeTestMode.SEARCH_LAG_MILLIS));
 	}
 
 	@Test

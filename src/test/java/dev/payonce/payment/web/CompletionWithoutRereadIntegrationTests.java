@@ -21,13 +21,13 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Primary;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.payonce.CountedStatements;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.provider.ChargeRequest;
 import dev.payonce.provider.GatewayResult;
@@ -50,7 +50,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "payonce.reconciliation.enabled=false", "payonce.idempotency.cleanup.enabled=false" })
-@Import({ TestcontainersConfiguration.class, CompletionWithoutRereadIntegrationTests.HeldCharges.class })
+// One context with StatementsPerRequestIntegrationTests, whose statement counter
+// only records.
+@Import({ TestcontainersConfiguration.class, CountedStatements.class,
+		CompletionWithoutRereadIntegrationTests.HeldCharges.class })
 class CompletionWithoutRereadIntegrationTests {
 
 	@LocalServerPort
@@ -175,7 +178,11 @@ class CompletionWithoutRereadIntegrationTests {
 			.singleRow();
 	}
 
-	@TestConfiguration(proxyBeanMethods = false)
+	/**
+	 * The held gateway as the application's. Imported, and not annotated: a nested
+	 * configuration class would join this class's context configuration alone, and
+	 * StatementsPerRequestIntegrationTests could not share the context.
+	 */
 	static class HeldCharges {
 
 		@Bean

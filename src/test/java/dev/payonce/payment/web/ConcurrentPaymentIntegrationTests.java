@@ -19,6 +19,7 @@ import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -28,12 +29,14 @@ import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.MeterReadings;
 import dev.payonce.PayonceProcess;
 import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.gateway.simulator.SimulatorSettings;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,7 +50,7 @@ import static org.awaitility.Awaitility.await;
  * ms so that later requests meet the first one's live lease as well as its completed
  * record.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "payonce.gateway.simulator.latency=50ms")
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import(TestcontainersConfiguration.class)
 class ConcurrentPaymentIntegrationTests {
 
@@ -71,6 +74,19 @@ class ConcurrentPaymentIntegrationTests {
 	DataSource dataSource;
 
 	PaymentsApi api;
+
+	@Autowired
+	ApplicationContext context;
+
+	@BeforeEach
+	void simulatorSettings() {
+		SimulatorSettings.of(this.context).latency(Duration.ofMillis(50));
+	}
+
+	@AfterEach
+	void resetSimulator() {
+		SimulatorSettings.of(this.context).reset();
+	}
 
 	@BeforeEach
 	void setUp() {

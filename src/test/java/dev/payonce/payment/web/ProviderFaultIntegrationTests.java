@@ -3,17 +3,21 @@ package dev.payonce.payment.web;
 import java.util.UUID;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.MeterReadings;
 import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.gateway.simulator.SimulatorSettings;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,12 +29,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>
  * The simulator's faults fire deterministically by charge call: every 2nd call charges
- * and then times out, every 4th call is refused before charging (refusal wins). This
- * class's context is its own, so the one test below sees calls 1 to 5 in order.
+ * and then times out, every 4th call is refused before charging (refusal wins). The
+ * faults are set before the test ({@link SimulatorSettings}, which counts calls from zero
+ * again), so the one test below sees calls 1 to 5 in order.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "payonce.gateway.simulator.timeout-after-charge.every=2",
-				"payonce.gateway.simulator.refuse.every=4", "payonce.reconciliation.enabled=false" })
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import(TestcontainersConfiguration.class)
 class ProviderFaultIntegrationTests {
 
@@ -42,6 +45,19 @@ class ProviderFaultIntegrationTests {
 
 	@Autowired
 	MeterRegistry meters;
+
+	@Autowired
+	ApplicationContext context;
+
+	@BeforeEach
+	void simulatorSettings() {
+		SimulatorSettings.of(this.context).faults(4, 0, 2);
+	}
+
+	@AfterEach
+	void resetSimulator() {
+		SimulatorSettings.of(this.context).reset();
+	}
 
 	@Test
 	void retryWithSameKeyResolvesUnknownAndRefusedChargesWithoutSecondCharge() {

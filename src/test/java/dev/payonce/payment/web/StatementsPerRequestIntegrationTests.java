@@ -29,7 +29,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "payonce.reconciliation.enabled=false", "payonce.idempotency.cleanup.enabled=false" })
-@Import({ TestcontainersConfiguration.class, CountedStatements.class })
+// One context with CompletionWithoutRereadIntegrationTests, whose held charges
+// pass every other charge straight through.
+@Import({ TestcontainersConfiguration.class, CountedStatements.class,
+		CompletionWithoutRereadIntegrationTests.HeldCharges.class })
 class StatementsPerRequestIntegrationTests {
 
 	private static final String[] REQUEST_TABLES = { "idempotency_records", "payments", "refunds",

@@ -1,5 +1,6 @@
 package dev.payonce.refund.web;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -20,11 +22,13 @@ import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.PayonceProcess;
 import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.gateway.simulator.SimulatorSettings;
 import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
@@ -39,7 +43,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * spread across two instances (the second a separate process on the same database). The
  * simulated provider takes 50 ms, so reservations overlap with refunds in flight.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "payonce.gateway.simulator.latency=50ms")
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import(TestcontainersConfiguration.class)
 class ConcurrentRefundIntegrationTests {
 
@@ -57,6 +61,19 @@ class ConcurrentRefundIntegrationTests {
 	JdbcConnectionDetails database;
 
 	PaymentsApi api;
+
+	@Autowired
+	ApplicationContext context;
+
+	@BeforeEach
+	void simulatorSettings() {
+		SimulatorSettings.of(this.context).latency(Duration.ofMillis(50));
+	}
+
+	@AfterEach
+	void resetSimulator() {
+		SimulatorSettings.of(this.context).reset();
+	}
 
 	@BeforeEach
 	void setUp() {

@@ -3,17 +3,21 @@ package dev.payonce.refund.web;
 import java.time.Duration;
 import java.util.UUID;
 
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.OffsetClock;
 import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.gateway.simulator.SimulatorSettings;
 import dev.payonce.idempotency.IdempotencyReconciler;
 import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
@@ -27,9 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * provider call before acting, so the payment (call 1) succeeds and its refund (call 2)
  * ends unknown with nothing refunded; the clock then moves past the give-up window.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "payonce.gateway.simulator.error-before-charge.every=2", "payonce.reconciliation.enabled=false",
-				"payonce.reconciliation.give-up-after=15m" })
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import({ TestcontainersConfiguration.class, OffsetClock.Installed.class })
 class RefundReconciliationIntegrationTests {
 
@@ -44,6 +46,19 @@ class RefundReconciliationIntegrationTests {
 
 	@Autowired
 	IdempotencyReconciler reconciler;
+
+	@Autowired
+	ApplicationContext context;
+
+	@BeforeEach
+	void simulatorSettings() {
+		SimulatorSettings.of(this.context).faults(0, 2, 0);
+	}
+
+	@AfterEach
+	void resetSimulator() {
+		SimulatorSettings.of(this.context).reset();
+	}
 
 	@Test
 	void unknownRefundKeepsItsReservationUntilTheReconcilerGivesItUp() {
