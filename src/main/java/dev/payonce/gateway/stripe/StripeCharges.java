@@ -61,6 +61,12 @@ final class StripeCharges {
 		if (!StripeAmounts.limits(request.amount().currency()).allows(request.amount().minorUnits())) {
 			return StripeOutcomes.notSent(request.amount());
 		}
+		if (request.captureMethod() == CaptureMethod.MANUAL) {
+			// The adapter cannot yet capture or cancel at Stripe; a hold placed now could
+			// only lapse, so a manual payment is declined without a call
+			// (docs/stripe.md).
+			return StripeOutcomes.manualCaptureNotSent();
+		}
 		PaymentIntentCreateParams.Builder builder = PaymentIntentCreateParams.builder()
 			.setAmount(StripeAmounts.toStripe(request.amount()))
 			.setCurrency(request.amount().currency().getCurrencyCode().toLowerCase(Locale.ROOT))
@@ -74,10 +80,6 @@ final class StripeCharges {
 			.setDescription(request.orderId())
 			.putMetadata(PAYMENT_ID_METADATA, request.paymentId().toString())
 			.putMetadata("payonce_order_id", request.orderId());
-		if (request.captureMethod() == CaptureMethod.MANUAL) {
-			// Authorize only; an automatic payment's parameters stay as they always were.
-			builder.setCaptureMethod(PaymentIntentCreateParams.CaptureMethod.MANUAL);
-		}
 		PaymentIntentCreateParams params = builder.build();
 		RequestOptions options = RequestOptions.builder().setIdempotencyKey(request.providerIdempotencyKey()).build();
 		try {

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.provider.AmountLimits;
+import dev.payonce.provider.CaptureMethod;
 import dev.payonce.provider.ChargeRequest;
 import dev.payonce.provider.GatewayResult;
 import dev.payonce.provider.Money;
@@ -204,6 +205,19 @@ class StripePaymentGatewayTests {
 		GatewayResult result = this.gateway.charge(charge);
 
 		assertThat(result).isEqualTo(new GatewayResult.Declined("none", StripeOutcomes.AMOUNT_NOT_SUPPORTED));
+		assertThat(this.stripe.createKeys()).isEmpty();
+	}
+
+	@Test
+	void manualCapturePaymentIsDeclinedWithoutACallSoNoHoldIsPlacedThatCouldOnlyLapse() {
+		ChargeRequest automatic = charge();
+		ChargeRequest manual = new ChargeRequest(automatic.paymentId(), automatic.providerIdempotencyKey(),
+				automatic.amount(), automatic.paymentMethod(), automatic.orderId(), null, automatic.createdAt(),
+				CaptureMethod.MANUAL);
+
+		GatewayResult result = this.gateway.charge(manual);
+
+		assertThat(result).isEqualTo(new GatewayResult.Declined("none", StripeOutcomes.MANUAL_CAPTURE_NOT_SUPPORTED));
 		assertThat(this.stripe.createKeys()).isEmpty();
 	}
 
