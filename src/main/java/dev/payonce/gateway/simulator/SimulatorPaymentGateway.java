@@ -78,6 +78,8 @@ class SimulatorPaymentGateway implements PaymentGateway {
 
 	private final Clock clock;
 
+	private final SimulatedHolds holds;
+
 	SimulatorPaymentGateway(JdbcClient jdbc, PlatformTransactionManager transactionManager,
 			SimulatorProperties properties, Clock clock) {
 		this.jdbc = jdbc;
@@ -85,6 +87,7 @@ class SimulatorPaymentGateway implements PaymentGateway {
 		this.ownTransaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
 		this.properties = properties;
 		this.clock = clock;
+		this.holds = new SimulatedHolds(jdbc, clock);
 	}
 
 	/**
@@ -112,143 +115,23 @@ class SimulatorPaymentGateway implements PaymentGateway {
 
 	@Override
 	public GatewayResult capture(CaptureRequest request) {
-		return call(() -> captureOnce(request));
+		return call(
+				() -> this.holds.captureOnce(request, this.properties.authorizationWindow(), newReference("sim_cp_")));
 	}
 
 	@Override
 	public GatewayResult lookupCapture(CaptureRequest request) {
-		return lookupWithFaults(() -> this.jdbc.sql("""
-				SELECT provider_reference, outcome, decline_code
-				FROM simulated_provider_captures WHERE provider_idempotency_key = :key
-				""")
-			.param("key", request.providerIdempotencyKey())
-			.query((rs, row) -> outcome(rs.getString("provider_reference"), rs.getString("outcome"),
-					rs.getString("decline_code")))
-			.optional()
-			.orElseGet(() -> new GatewayResult.NotAttempted("no capture under this provider idempotency key")));
+		return lookupWithFaults(() -> this.holds.findCapture(request.providerIdempotencyKey()));
 	}
 
 	@Override
 	public GatewayResult voidAuthorization(VoidRequest request) {
-		return call(() -> voidOnce(request));
+		return call(() -> this.holds.voidOnce(request, newReference("sim_vd_")));
 	}
 
 	@Override
 	public GatewayResult lookupVoid(VoidRequest request) {
-		return lookupWithFaults(() -> this.jdbc.sql("""
-				SELECT provider_reference, outcome, decline_code
-				FROM simulated_provider_voids WHERE provider_idempotency_key = :key
-				""")
-			.param("key", request.providerIdempotencyKey())
-			.query((rs, row) -> outcome(rs.getString("provider_reference"), rs.getString("outcome"),
-					rs.getString("decline_code")))
-			.optional()
-			.orElseGet(() -> new GatewayResult.NotAttempted("no void under this provider idempotency key")));
-	}
-
-	/**
-	 * Voids once per provider idempotency key, in one auto-committed statement that marks
-	 * the charge voided by a conditional {@code UPDATE}, judged after any capture of it
-	 * that committed first: declined with {@code charge_not_voidable} unless the charge
-	 * is an approved manual one, not voided, with something left to capture. A repeated
-	 * key returns the first void's result.
-	 */
-	private Entry voidOnce(VoidRequest request) {
-		Optional<GatewayResult> inserted = this.jdbc.sql("""
-				WITH released AS (
-				    UPDATE simulated_provider_charges SET voided_at = :now
-				    WHERE provider_reference = :charge AND capture_method = 'manual' AND outcome = 'SUCCEEDED'
-				      AND voided_at IS NULL AND captured_total < amount
-				      AND NOT EXISTS (SELECT 1 FROM simulated_provider_voids WHERE provider_idempotency_key = :key)
-				    RETURNING provider_reference)
-				INSERT INTO simulated_provider_voids
-				    (provider_reference, provider_idempotency_key, charge_reference, outcome, decline_code, created_at)
-				SELECT :reference, :key, :charge,
-				       CASE WHEN EXISTS (SELECT 1 FROM released) THEN 'SUCCEEDED' ELSE 'DECLINED' END,
-				       CASE WHEN EXISTS (SELECT 1 FROM released) THEN NULL ELSE 'charge_not_voidable' END, :now
-				ON CONFLICT (provider_idempotency_key) DO NOTHING
-				RETURNING provider_reference, outcome, decline_code
-				""")
-			.param("reference", "sim_vd_" + HexFormat.of().formatHex(randomBytes()))
-			.param("key", request.providerIdempotencyKey())
-			.param("charge", request.chargeReference())
-			.param("now", this.clock.instant().atOffset(ZoneOffset.UTC))
-			.query((rs, row) -> outcome(rs.getString("provider_reference"), rs.getString("outcome"),
-					rs.getString("decline_code")))
-			.optional();
-		if (inserted.isPresent()) {
-			return new Entry(inserted.get(), true);
-		}
-		log.info("Simulated provider deduplicated a void by its provider idempotency key");
-		return new Entry(lookupVoid(request), false);
-	}
-
-	/**
-	 * Captures once per provider idempotency key, in one auto-committed statement: it
-	 * adds the capture to the charge's {@code captured_total} by a conditional
-	 * {@code UPDATE}, which PostgreSQL re-checks against the newest row version when
-	 * another capture of the charge committed first, so concurrent captures of one charge
-	 * are judged one after the other without holding a lock between statements. Declined
-	 * with {@code charge_not_capturable} unless the charge is an approved manual one not
-	 * voided, {@code authorization_expired} once its hold window (counted from the
-	 * charge) has passed, and {@code amount_too_large} when its captures would exceed its
-	 * amount. A repeated key returns the first capture's result.
-	 */
-	private Entry captureOnce(CaptureRequest request) {
-		Optional<GatewayResult> inserted = this.jdbc
-			.sql("""
-					WITH taken AS (
-					    UPDATE simulated_provider_charges SET captured_total = captured_total + :amount
-					    WHERE provider_reference = :charge AND capture_method = 'manual' AND outcome = 'SUCCEEDED'
-					      AND voided_at IS NULL AND created_at + CAST(:window AS interval) > :now
-					      AND captured_total + :amount <= amount
-					      AND NOT EXISTS (SELECT 1 FROM simulated_provider_captures WHERE provider_idempotency_key = :key)
-					    RETURNING provider_reference),
-					verdict AS (
-					    SELECT CASE
-					        WHEN EXISTS (SELECT 1 FROM taken) THEN NULL
-					        WHEN c.provider_reference IS NULL OR c.capture_method <> 'manual' OR c.outcome <> 'SUCCEEDED'
-					             OR c.voided_at IS NOT NULL THEN 'charge_not_capturable'
-					        WHEN c.created_at + CAST(:window AS interval) <= :now THEN 'authorization_expired'
-					        ELSE 'amount_too_large'
-					    END AS decline_code
-					    FROM (SELECT 1) AS one
-					    LEFT JOIN simulated_provider_charges c ON c.provider_reference = :charge)
-					INSERT INTO simulated_provider_captures
-					    (provider_reference, provider_idempotency_key, charge_reference, amount, outcome, decline_code, created_at)
-					SELECT :reference, :key, :charge, :amount,
-					       CASE WHEN decline_code IS NULL THEN 'SUCCEEDED' ELSE 'DECLINED' END, decline_code, :now
-					FROM verdict
-					ON CONFLICT (provider_idempotency_key) DO NOTHING
-					RETURNING provider_reference, outcome, decline_code
-					""")
-			.param("reference", "sim_cp_" + HexFormat.of().formatHex(randomBytes()))
-			.param("key", request.providerIdempotencyKey())
-			.param("charge", request.chargeReference())
-			.param("amount", request.amount().minorUnits())
-			.param("window", this.properties.authorizationWindow().toSeconds() + " seconds")
-			.param("now", this.clock.instant().atOffset(ZoneOffset.UTC))
-			.query((rs, row) -> outcome(rs.getString("provider_reference"), rs.getString("outcome"),
-					rs.getString("decline_code")))
-			.optional();
-		if (inserted.isPresent()) {
-			return new Entry(inserted.get(), true);
-		}
-		log.info("Simulated provider deduplicated a capture by its provider idempotency key");
-		GatewayResult result = this.jdbc.sql("""
-				SELECT provider_reference, amount, charge_reference, outcome, decline_code
-				FROM simulated_provider_captures WHERE provider_idempotency_key = :key
-				""")
-			.param("key", request.providerIdempotencyKey())
-			.query((rs,
-					row) -> (rs.getLong("amount") == request.amount().minorUnits()
-							&& rs.getString("charge_reference").equals(request.chargeReference()))
-									? outcome(rs.getString("provider_reference"), rs.getString("outcome"),
-											rs.getString("decline_code"))
-									: new GatewayResult.NotAttempted(
-											"provider idempotency key reused with different parameters"))
-			.single();
-		return new Entry(result, false);
+		return lookupWithFaults(() -> this.holds.findVoid(request.providerIdempotencyKey()));
 	}
 
 	/**
@@ -409,7 +292,7 @@ class SimulatorPaymentGateway implements PaymentGateway {
 				&& currency.equals(request.amount().currency().getCurrencyCode());
 	}
 
-	private static GatewayResult outcome(String reference, String outcome, @Nullable String declineCode) {
+	static GatewayResult outcome(String reference, String outcome, @Nullable String declineCode) {
 		if ("DECLINED".equals(outcome)) {
 			return new GatewayResult.Declined(reference, (declineCode != null) ? declineCode : "card_declined");
 		}
@@ -442,6 +325,10 @@ class SimulatorPaymentGateway implements PaymentGateway {
 			return false;
 		}
 		return !timedOut;
+	}
+
+	private String newReference(String prefix) {
+		return prefix + HexFormat.of().formatHex(randomBytes());
 	}
 
 	private byte[] randomBytes() {
@@ -504,7 +391,7 @@ class SimulatorPaymentGateway implements PaymentGateway {
 	}
 
 	/** A ledger entry (charge or refund) and whether this call created it. */
-	private record Entry(GatewayResult result, boolean created) {
+	record Entry(GatewayResult result, boolean created) {
 	}
 
 }
