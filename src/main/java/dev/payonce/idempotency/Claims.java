@@ -107,7 +107,7 @@ final class Claims {
 
 				@Override
 				public Action<Object> act(Object resource) {
-					throw new UnsupportedOperationException("Claimed only");
+					throw new IllegalStateException("An operation that is only claimed is never acted on");
 				}
 			}, null);
 		}
