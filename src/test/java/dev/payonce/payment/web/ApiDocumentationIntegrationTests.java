@@ -150,12 +150,7 @@ class ApiDocumentationIntegrationTests {
 			JsonNode document = served();
 			JsonNode post = document.at("/paths/~1payments~1{id}~1refunds/post");
 
-			JsonNode key = post.get("parameters")
-				.findParents("name")
-				.stream()
-				.filter((parameter) -> parameter.get("name").asString().equals("Idempotency-Key"))
-				.findFirst()
-				.orElseThrow();
+			JsonNode key = keyParameter(post);
 			assertThat(key.get("in").asString()).isEqualTo("header");
 			assertThat(key.get("required").asBoolean()).isTrue();
 			assertThat(post.at("/responses/201/headers").has("Location")).isTrue();
@@ -188,12 +183,7 @@ class ApiDocumentationIntegrationTests {
 			for (String path : List.of("/payments", "/payments/{id}/refunds", "/payments/{id}/captures",
 					"/payments/{id}/void")) {
 				JsonNode post = paths.get(path).get("post");
-				JsonNode key = post.get("parameters")
-					.findParents("name")
-					.stream()
-					.filter((parameter) -> parameter.get("name").asString().equals("Idempotency-Key"))
-					.findFirst()
-					.orElseThrow();
+				JsonNode key = keyParameter(post);
 				assertThat(key.get("required").asBoolean()).as("Idempotency-Key of %s", path).isTrue();
 				assertThat(key.at("/schema/pattern").asString()).isEqualTo(PaymentOperations.KEY_PATTERN);
 				assertThat(key.has("example")).as("its own example key on %s", path).isTrue();
@@ -215,6 +205,15 @@ class ApiDocumentationIntegrationTests {
 						.as("%s examples of %s", status, path)
 						.contains(slugs.stream().map((slug) -> "https://payonce.dev/problems/" + slug).toList()));
 			}
+		}
+
+		private static JsonNode keyParameter(JsonNode operation) {
+			return operation.get("parameters")
+				.findParents("name")
+				.stream()
+				.filter((parameter) -> parameter.get("name").asString().equals("Idempotency-Key"))
+				.findFirst()
+				.orElseThrow();
 		}
 
 		@Test
