@@ -81,7 +81,8 @@ interface RefundOperations {
 									examples = @ExampleObject(name = "payment-not-found",
 											value = ProblemExamples.NOT_FOUND))),
 					@ApiResponse(responseCode = "409",
-							description = "The payment is not SUCCEEDED or has less left than asked (nothing stored: "
+							description = "The payment has no captured money (it is neither SUCCEEDED nor a manual payment "
+									+ "with captures) or has less left than asked (nothing stored: "
 									+ "the same request may succeed later), or a request with this key is still in "
 									+ "progress (Retry-After; retry with the same key)",
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,

@@ -39,6 +39,7 @@ import dev.payonce.provider.GatewayResult;
 import dev.payonce.provider.Money;
 import dev.payonce.provider.ProviderAttempt;
 import dev.payonce.provider.RefundRequest;
+import dev.payonce.provider.VoidRequest;
 import dev.payonce.refund.RefundId;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -148,6 +149,40 @@ class SimulatorPaymentGatewayIntegrationTests {
 		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
 		assertThat(ledgerRows(request)).isEqualTo(1);
 		assertThat(slow.worstCaseCallDuration()).isEqualTo(Duration.ofMillis(200));
+	}
+
+	/**
+	 * A repeated void or capture key is answered from the ledger within the one call's
+	 * latency: the first call and its repeat each take it once, never a second time for
+	 * the repeat's read of what the key already has.
+	 */
+	@Test
+	void aRepeatedVoidOrCaptureKeyTakesTheLatencyOnce() {
+		Duration latency = Duration.ofMillis(800);
+		SimulatorPaymentGateway simulator = simulator(OFF, OFF, OFF, latency);
+		String voided = authorized(simulator);
+		VoidRequest voidRequest = new VoidRequest(UUID.randomUUID(),
+				ProviderAttempt.providerIdempotencyKey("void", UUID.randomUUID(), 1), voided);
+		UUID captureId = UUID.randomUUID();
+		CaptureRequest captureRequest = new CaptureRequest(captureId,
+				ProviderAttempt.providerIdempotencyKey("capture", captureId, 1), authorized(simulator),
+				new Money(500, Currency.getInstance("EUR")), 1500);
+		GatewayResult firstVoid = simulator.voidAuthorization(voidRequest);
+		GatewayResult firstCapture = simulator.capture(captureRequest);
+
+		long voidStarted = System.nanoTime();
+		GatewayResult repeatedVoid = simulator.voidAuthorization(voidRequest);
+		Duration voidTook = Duration.ofNanos(System.nanoTime() - voidStarted);
+		long captureStarted = System.nanoTime();
+		GatewayResult repeatedCapture = simulator.capture(captureRequest);
+		Duration captureTook = Duration.ofNanos(System.nanoTime() - captureStarted);
+
+		assertThat(firstVoid).isInstanceOf(GatewayResult.Approved.class);
+		assertThat(repeatedVoid).isEqualTo(firstVoid);
+		assertThat(voidTook).isGreaterThanOrEqualTo(latency).isLessThan(latency.multipliedBy(2));
+		assertThat(firstCapture).isInstanceOf(GatewayResult.Approved.class);
+		assertThat(repeatedCapture).isEqualTo(firstCapture);
+		assertThat(captureTook).isGreaterThanOrEqualTo(latency).isLessThan(latency.multipliedBy(2));
 	}
 
 	@Test
@@ -324,6 +359,17 @@ class SimulatorPaymentGatewayIntegrationTests {
 
 	private static String charged(SimulatorPaymentGateway simulator, String paymentMethod) {
 		GatewayResult result = simulator.charge(charge(paymentMethod));
+		assertThat(result).isInstanceOf(GatewayResult.Approved.class);
+		return ((GatewayResult.Approved) result).providerReference();
+	}
+
+	/** A manual charge of 1500 EUR minor units, authorized; its provider reference. */
+	private static String authorized(SimulatorPaymentGateway simulator) {
+		PaymentId paymentId = PaymentId.random();
+		GatewayResult result = simulator.charge(new ChargeRequest(paymentId.value(),
+				ProviderAttempt.providerIdempotencyKey("payment", paymentId.value(), 1),
+				new Money(1500, Currency.getInstance("EUR")), "pm_card_visa", "order-1", null, Instant.now(),
+				CaptureMethod.MANUAL));
 		assertThat(result).isInstanceOf(GatewayResult.Approved.class);
 		return ((GatewayResult.Approved) result).providerReference();
 	}
