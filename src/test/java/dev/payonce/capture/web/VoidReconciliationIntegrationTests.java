@@ -30,12 +30,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * call 1, the void call 2) keeps its hold on the payment, so no capture is claimed
  * meanwhile; nobody retries, and the reconciler's lookup finds the provider's void and
  * settles it: the payment is VOIDED, the stored answer is replayed, and the provider
- * voided once. The context is {@link CaptureReconciliationIntegrationTests}'s (the same
- * settings); the faults are set per test, counting from its first call.
+ * voided once. The context is {@link CaptureReconciliationIntegrationTests}'s (the plain
+ * one with an {@link OffsetClock}); the faults are set per test, counting from its first
+ * call.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "payonce.gateway.simulator.timeout-after-charge.every=2", "payonce.reconciliation.enabled=false",
-				"payonce.reconciliation.give-up-after=15m" })
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import({ TestcontainersConfiguration.class, OffsetClock.Installed.class })
 class VoidReconciliationIntegrationTests {
 
