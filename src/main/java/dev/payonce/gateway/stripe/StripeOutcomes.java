@@ -157,19 +157,6 @@ final class StripeOutcomes {
 		return notSentFor(amount);
 	}
 
-	/** The decline code of a manual-capture payment the adapter does not send. */
-	static final String MANUAL_CAPTURE_NOT_SUPPORTED = "manual_capture_not_supported";
-
-	/**
-	 * A manual-capture payment, declined without a call: the adapter does not yet capture
-	 * or cancel at Stripe, so a hold it placed could only lapse (docs/stripe.md).
-	 * @return Declined with {@link #MANUAL_CAPTURE_NOT_SUPPORTED}
-	 */
-	static GatewayResult manualCaptureNotSent() {
-		adapterLog.warn("Not sent to Stripe: manual capture is not supported by this adapter yet");
-		return new GatewayResult.Declined(NO_REFERENCE, MANUAL_CAPTURE_NOT_SUPPORTED);
-	}
-
 	private static GatewayResult notSentFor(Money amount) {
 		adapterLog.warn("Not sent to Stripe: {} {} minor units is not an amount Stripe takes ({})", amount.currency(),
 				amount.minorUnits(), StripeAmounts.CURRENCIES_PAGE);
