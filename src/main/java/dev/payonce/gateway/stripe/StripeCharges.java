@@ -79,7 +79,9 @@ final class StripeCharges {
 			// (https://docs.stripe.com/payments/place-a-hold-on-a-payment-method); an
 			// automatic payment's parameters stay as they were, so its saved requests
 			// still match.
-			builder.setCaptureMethod(PaymentIntentCreateParams.CaptureMethod.MANUAL);
+			builder.setCaptureMethod(PaymentIntentCreateParams.CaptureMethod.MANUAL)
+				// Its Charge says when the hold lapses (capture_before).
+				.addExpand("latest_charge");
 		}
 		PaymentIntentCreateParams params = builder.build();
 		RequestOptions options = RequestOptions.builder().setIdempotencyKey(request.providerIdempotencyKey()).build();

@@ -195,6 +195,8 @@ public final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 
 	private volatile boolean multicapture;
 
+	private volatile Duration holdWindow = Duration.ofDays(7);
+
 	private final List<String> createKeys = new ArrayList<>();
 
 	private final List<String> searchedPaymentIds = new ArrayList<>();
@@ -362,6 +364,7 @@ public final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 		json.put("object", "charge");
 		json.put("amount", intent.amount());
 		json.put("amount_captured", intent.amountReceived());
+		json.put("captured", intent.amountReceived() > 0);
 		json.put("amount_refunded", refunded);
 		json.put("currency", intent.currency());
 		json.put("livemode", false);
@@ -657,7 +660,15 @@ public final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 			error.put("payment_intent", intent.json());
 			return new SavedRequest(params, 402, JSON.writeValueAsString(Map.of("error", error)), false);
 		}
-		return new SavedRequest(params, 200, JSON.writeValueAsString(intent.json()), false);
+		Map<String, Object> body = intent.json();
+		if ("latest_charge".equals(params.get("expand[0]")) && intent.latestCharge() != null) {
+			// An expanded Charge of a hold says when it lapses
+			// (https://docs.stripe.com/api/charges/object#charge_object-payment_method_details-card-capture_before).
+			body.put("latest_charge", Map.of("id", intent.latestCharge(), "object", "charge", "payment_intent",
+					intent.id(), "payment_method_details", Map.of("type", "card", "card",
+							Map.of("capture_before", intent.createdAt().plus(this.holdWindow).getEpochSecond()))));
+		}
+		return new SavedRequest(params, 200, JSON.writeValueAsString(body), false);
 	}
 
 	private SavedRequest executeRefund(Map<String, String> params, StripeFault fault) {
@@ -959,6 +970,15 @@ public final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	 */
 	public void multicapture(boolean enabled) {
 		this.multicapture = enabled;
+	}
+
+	/**
+	 * How long a hold placed from now on lasts, as its Charge's {@code capture_before}
+	 * states it: 7 days for online card payments unless a card brand's window is shorter
+	 * (https://docs.stripe.com/payments/place-a-hold-on-a-payment-method).
+	 */
+	public void holdWindow(Duration window) {
+		this.holdWindow = window;
 	}
 
 	/** The amounts of every capture Stripe made of this PaymentIntent, in its units. */

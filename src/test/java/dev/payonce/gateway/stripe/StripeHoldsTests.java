@@ -53,6 +53,17 @@ class StripeHoldsTests {
 	}
 
 	@Test
+	void holdEndsWhenItsChargeSaysItMustBeCapturedBy() {
+		this.stripe.holdWindow(Duration.ofHours(114));
+
+		GatewayResult authorized = this.gateway.charge(manualCharge(990, "USD"));
+
+		Intent intent = this.stripe.intent(((GatewayResult.Approved) authorized).providerReference());
+		assertThat(authorized).isEqualTo(new GatewayResult.Approved(intent.id(),
+				Instant.ofEpochSecond(intent.createdAt().plus(Duration.ofHours(114)).getEpochSecond())));
+	}
+
+	@Test
 	void withoutMulticaptureAPartialCaptureIsFinalAndStripeReleasesTheRest() {
 		String intentId = authorize(this.gateway, 990, "USD");
 		CaptureRequest partial = capture(intentId, 400, "USD", 990);
