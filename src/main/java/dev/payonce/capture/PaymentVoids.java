@@ -12,6 +12,6 @@ public interface PaymentVoids extends ProviderRows<PaymentVoid> {
 	 * A payment's voids in one status; for a provider's event about the payment's
 	 * authorization, which settles its pending void (at most one holds the payment).
 	 */
-	List<PaymentVoid> findByPaymentIdAndStatus(UUID paymentId, CaptureStatus status);
+	List<PaymentVoid> findByPaymentIdAndStatus(UUID paymentId, VoidStatus status);
 
 }

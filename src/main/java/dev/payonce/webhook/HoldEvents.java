@@ -16,6 +16,7 @@ import dev.payonce.capture.Captures;
 import dev.payonce.capture.PaymentVoid;
 import dev.payonce.capture.PaymentVoids;
 import dev.payonce.capture.VoidService;
+import dev.payonce.capture.VoidStatus;
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.IdempotencyService;
 import dev.payonce.idempotency.IdempotentOperation.Action;
@@ -130,7 +131,7 @@ class HoldEvents {
 					+ "not applied", event.eventId(), event.eventType(), payment.id());
 			return delivery.ignore(paymentId, null, "object does not match the payment");
 		}
-		List<PaymentVoid> voiding = this.voids.findByPaymentIdAndStatus(paymentId, CaptureStatus.PENDING);
+		List<PaymentVoid> voiding = this.voids.findByPaymentIdAndStatus(paymentId, VoidStatus.PENDING);
 		if (!voiding.isEmpty()) {
 			return settleVoid(delivery, subject, voiding.get(0));
 		}

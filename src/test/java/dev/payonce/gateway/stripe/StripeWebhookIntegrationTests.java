@@ -964,7 +964,7 @@ class StripeWebhookIntegrationTests extends StripeIntegrationFixture {
 				Map.of("type", type, "subject", subject));
 		this.jdbc.sql("""
 				INSERT INTO idempotency_records
-				    (client_id, idempotency_key, operation, request_fingerprint, status, locked_until, attempt,
+				    (scope, idempotency_key, operation, request_fingerprint, status, locked_until, attempt,
 				     resource_id, created_at)
 				VALUES ('webhook:stripe', ?, 'webhook_event', ?, 'IN_PROGRESS', ?, 1, ?, now())
 				""")
@@ -1089,7 +1089,7 @@ class StripeWebhookIntegrationTests extends StripeIntegrationFixture {
 
 	/** Removes a claim this test wrote, so that no record of it outlives the test. */
 	private void forgetEvent(String event) {
-		this.jdbc.sql("DELETE FROM idempotency_records WHERE client_id = 'webhook:stripe' AND idempotency_key = ?")
+		this.jdbc.sql("DELETE FROM idempotency_records WHERE scope = 'webhook:stripe' AND idempotency_key = ?")
 			.param(eventId(event))
 			.update();
 	}
@@ -1104,7 +1104,7 @@ class StripeWebhookIntegrationTests extends StripeIntegrationFixture {
 	private EventRecord eventRecord(String eventId) {
 		return this.jdbc.sql("""
 				SELECT operation, status, attempt, response_status FROM idempotency_records
-				WHERE client_id = 'webhook:stripe' AND idempotency_key = ?
+				WHERE scope = 'webhook:stripe' AND idempotency_key = ?
 				""")
 			.param(eventId)
 			.query((rs, row) -> new EventRecord(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getInt(4)))

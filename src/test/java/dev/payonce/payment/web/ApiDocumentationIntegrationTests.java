@@ -150,12 +150,7 @@ class ApiDocumentationIntegrationTests {
 			JsonNode document = served();
 			JsonNode post = document.at("/paths/~1payments~1{id}~1refunds/post");
 
-			JsonNode key = post.get("parameters")
-				.findParents("name")
-				.stream()
-				.filter((parameter) -> parameter.get("name").asString().equals("Idempotency-Key"))
-				.findFirst()
-				.orElseThrow();
+			JsonNode key = keyParameter(post);
 			assertThat(key.get("in").asString()).isEqualTo("header");
 			assertThat(key.get("required").asBoolean()).isTrue();
 			assertThat(post.at("/responses/201/headers").has("Location")).isTrue();
@@ -179,6 +174,46 @@ class ApiDocumentationIntegrationTests {
 			assertThat(document.at("/components/schemas/RefundRequest/properties/reason/enum").toString())
 				.contains("duplicate", "fraudulent", "requested_by_customer");
 			assertThat(document.at("/paths/~1payments~1{id}~1refunds/get/responses/200").isMissingNode()).isFalse();
+		}
+
+		@Test
+		void documentsWhatEveryOperationThatMovesMoneySharesOnEachOfThem() {
+			JsonNode paths = served().get("paths");
+
+			for (String path : List.of("/payments", "/payments/{id}/refunds", "/payments/{id}/captures",
+					"/payments/{id}/void")) {
+				JsonNode post = paths.get(path).get("post");
+				JsonNode key = keyParameter(post);
+				assertThat(key.get("required").asBoolean()).as("Idempotency-Key of %s", path).isTrue();
+				assertThat(key.at("/schema/pattern").asString()).isEqualTo(PaymentOperations.KEY_PATTERN);
+				assertThat(key.has("example")).as("its own example key on %s", path).isTrue();
+				post.get("responses").properties().forEach((status) -> {
+					if (status.getKey().startsWith("2") || status.getKey().equals("402")) {
+						assertThat(status.getValue().at("/headers").has("Idempotent-Replayed"))
+							.as("Idempotent-Replayed on %s %s", path, status.getKey())
+							.isTrue();
+					}
+				});
+				assertThat(post.at("/responses/409/headers").has("Retry-After")).as("409 of %s", path).isTrue();
+				assertThat(post.at("/responses/429/headers/Retry-After/required").asBoolean()).isTrue();
+				Map.of("400", List.of("idempotency-key-missing", "idempotency-key-invalid", "invalid-request"), "403",
+						List.of("api-key-mode-mismatch"), "409", List.of("idempotency-request-in-progress"), "422",
+						List.of("idempotency-key-reused"), "429",
+						List.of("rate-limit-exceeded", "idempotency-quota-exceeded"))
+					.forEach((status, slugs) -> assertThat(
+							post.at("/responses/" + status + "/content/application~1problem+json/examples").toString())
+						.as("%s examples of %s", status, path)
+						.contains(slugs.stream().map((slug) -> "https://payonce.dev/problems/" + slug).toList()));
+			}
+		}
+
+		private static JsonNode keyParameter(JsonNode operation) {
+			return operation.get("parameters")
+				.findParents("name")
+				.stream()
+				.filter((parameter) -> parameter.get("name").asString().equals("Idempotency-Key"))
+				.findFirst()
+				.orElseThrow();
 		}
 
 		@Test
