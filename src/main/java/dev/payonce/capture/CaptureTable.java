@@ -13,6 +13,8 @@ import org.springframework.jdbc.core.SqlParameterValue;
 import dev.payonce.client.ClientId;
 import dev.payonce.idempotency.ResourceTable;
 import dev.payonce.payment.PaymentId;
+import dev.payonce.provider.CaptureSequence;
+import dev.payonce.provider.ProviderServices;
 
 /**
  * The capture's declaration for the idempotency engine, read from {@link Capture}'s
@@ -21,16 +23,18 @@ import dev.payonce.payment.PaymentId;
  * <ul>
  * <li>the claim update reserves the capture's amount on an AUTHORIZED payment of the
  * client whose authorization has not lapsed (by the database's clock) and which no void
- * holds: the row is locked by the {@code FOR UPDATE} of its {@code FROM}, so the default
- * amount (all that remains) is computed from the newest committed row, and the
- * {@code UPDATE} writes only if captured + in flight + this capture stays within the
- * amount; it returns the amount reserved, the payment's currency, its charge reference
- * and what the authorization had left, which the capture takes. Its precheck reads,
- * without locking, whether it would reserve;</li>
+ * holds (nor another capture, at a provider that takes captures one at a time,
+ * {@link CaptureSequence}): the row is locked by the {@code FOR UPDATE} of its
+ * {@code FROM}, so the default amount (all that remains) is computed from the newest
+ * committed row, and the {@code UPDATE} writes only if captured + in flight + this
+ * capture stays within the amount; it returns the amount reserved, the payment's
+ * currency, its charge reference and what the authorization had left, which the capture
+ * takes. Its precheck reads, without locking, whether it would reserve;</li>
  * <li>the completion update settles the reservation: moves it to {@code captured_amount}
- * when the provider captured (and a payment captured in full becomes {@code SUCCEEDED}),
- * or gives it back when the capture was declined or failed; it matches no row, and so the
- * completion writes nothing, if the payment does not hold such a reservation.</li>
+ * when the provider captured (and a payment captured in full becomes {@code SUCCEEDED},
+ * as does one whose provider captures once: {@link CaptureSequence#ONCE} released the
+ * rest), or gives it back when the capture was declined or failed; it matches no row, and
+ * so the completion writes nothing, if the payment does not hold such a reservation.</li>
  * </ul>
  */
 @Configuration(proxyBeanMethods = false)
@@ -40,15 +44,26 @@ class CaptureTable {
 	static final String CAPTURABLE = "status = 'AUTHORIZED' AND void_in_flight = false"
 			+ " AND authorization_expires_at > statement_timestamp()";
 
+	/**
+	 * The payment row's condition for a new capture at a provider that takes captures in
+	 * the given sequence: {@link #CAPTURABLE}, and no other capture in flight unless the
+	 * provider takes them at once.
+	 */
+	static String capturable(CaptureSequence sequence) {
+		return sequence.overlaps() ? CAPTURABLE : CAPTURABLE + " AND captures_in_flight = 0";
+	}
+
 	@Bean
-	ResourceTable<Capture> captureResource() {
+	ResourceTable<Capture> captureResource(ProviderServices services) {
+		CaptureSequence sequence = services.gateway().captureSequence();
+		String capturable = capturable(sequence);
 		return ResourceTable.of(Capture.class)
 			.claimUpdate("payments", "captures_in_flight = payments.captures_in_flight + target.reserve", """
 					(SELECT id, COALESCE(CAST(? AS bigint), amount - captured_amount - captures_in_flight) AS reserve,
 					        amount - captured_amount - captures_in_flight AS remaining
 					    FROM payments
 					    WHERE id = ? AND client_id = ? AND %s
-					    FOR UPDATE) AS target""".formatted(CAPTURABLE), """
+					    FOR UPDATE) AS target""".formatted(capturable), """
 					payments.id = target.id AND target.reserve > 0
 					  AND payments.captured_amount + payments.captures_in_flight + target.reserve <= payments.amount""",
 					Map.of("amount", "reserve", "currency", "currency", "chargeReference", "provider_reference",
@@ -57,15 +72,18 @@ class CaptureTable {
 							EXISTS (SELECT 1 FROM payments
 							    WHERE id = ? AND client_id = ? AND %s
 							      AND amount - captured_amount - captures_in_flight >= COALESCE(CAST(? AS bigint), 1))"""
-						.formatted(CAPTURABLE))
+						.formatted(capturable))
 			.completionUpdate("payments", """
 					captures_in_flight = captures_in_flight - ?, captured_amount = captured_amount + ?,
-					    status = CASE WHEN captured_amount + ? = amount THEN 'SUCCEEDED' ELSE status END,
+					    status = CASE WHEN captured_amount + ? = amount OR ? THEN 'SUCCEEDED' ELSE status END,
 					    updated_at = ?""", "id = ? AND captures_in_flight >= ?", (capture) -> {
 				long amount = capture.amount().minorUnits();
-				long captured = (capture.status() == CaptureStatus.SUCCEEDED) ? amount : 0L;
-				return new Object[] { amount, captured, captured, capture.updatedAt().atOffset(ZoneOffset.UTC),
-						capture.paymentId().value(), amount };
+				boolean succeeded = capture.status() == CaptureStatus.SUCCEEDED;
+				long captured = succeeded ? amount : 0L;
+				// A provider that captures once released the rest: captured for good.
+				boolean releasedTheRest = succeeded && sequence.releasesTheRest();
+				return new Object[] { amount, captured, captured, releasedTheRest,
+						capture.updatedAt().atOffset(ZoneOffset.UTC), capture.paymentId().value(), amount };
 			});
 	}
 

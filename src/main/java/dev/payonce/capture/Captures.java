@@ -24,4 +24,10 @@ public interface Captures extends ProviderRows<Capture> {
 	 */
 	List<Capture> findByPaymentIdAndClientIdOrderByCreatedAtAscIdAsc(UUID paymentId, String clientId);
 
+	/**
+	 * A payment's captures in one status, oldest first; for a provider's event about the
+	 * payment's authorization, which settles its pending capture.
+	 */
+	List<Capture> findByPaymentIdAndStatusOrderByCreatedAtAsc(UUID paymentId, CaptureStatus status);
+
 }

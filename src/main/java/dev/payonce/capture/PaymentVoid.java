@@ -152,6 +152,10 @@ public class PaymentVoid extends ProviderResource {
 		return new PaymentId(this.paymentId);
 	}
 
+	public ClientId clientId() {
+		return new ClientId(this.clientId);
+	}
+
 	public VoidStatus status() {
 		return this.status;
 	}

@@ -11,7 +11,9 @@ import dev.payonce.idempotency.ClaimRequest;
 import dev.payonce.idempotency.IdempotencyService.Execution;
 import dev.payonce.idempotency.IdempotencyService;
 import dev.payonce.idempotency.IdempotentOperation;
+import dev.payonce.idempotency.IdempotentOperation.FinishStep;
 import dev.payonce.payment.PaymentStatus;
+import dev.payonce.provider.GatewayResult;
 import dev.payonce.provider.OperationContext;
 
 /**
@@ -60,6 +62,16 @@ public class VoidService {
 			case Execution.Refused<VoidOutcome> refused -> refused.reason();
 			case Execution.Released<VoidOutcome> released -> released.reason();
 		};
+	}
+
+	/**
+	 * The fenced completion of a void's final outcome learned outside a void call (a
+	 * webhook event).
+	 * @param outcome {@link GatewayResult.Approved} or {@link GatewayResult.Declined}
+	 * @return the finish step for the engine
+	 */
+	public FinishStep finished(GatewayResult outcome) {
+		return this.calls.finished(outcome);
 	}
 
 	private IdempotentOperation<PaymentVoid, VoidOutcome> voidOf(VoidCommand command) {

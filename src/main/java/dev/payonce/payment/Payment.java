@@ -82,8 +82,10 @@ public class Payment extends ProviderResource {
 
 	/**
 	 * When a manual payment's authorization lapses; {@code null} for an automatic one.
+	 * Set at creation from the provider's window and brought forward once if the
+	 * provider's approval names an earlier end ({@link #holdExpiresAt}).
 	 */
-	@Column(name = "authorization_expires_at", updatable = false)
+	@Column(name = "authorization_expires_at")
 	private @Nullable Instant authorizationExpiresAt;
 
 	/**
@@ -192,6 +194,18 @@ public class Payment extends ProviderResource {
 		this.status = (outcome == Outcome.SUCCEEDED && captureMethod() == CaptureMethod.MANUAL)
 				? PaymentStatus.AUTHORIZED : PaymentStatus.valueOf(outcome.name());
 		this.updatedAt = now;
+	}
+
+	/**
+	 * A hold the provider ends sooner than the window counted from the payment's creation
+	 * lapses when the provider says (docs/design.md section 15); a later end changes
+	 * nothing, so Payonce never refuses a capture later than the provider would.
+	 */
+	@Override
+	protected void holdExpiresAt(Instant expiresAt) {
+		if (this.authorizationExpiresAt != null && expiresAt.isBefore(this.authorizationExpiresAt)) {
+			this.authorizationExpiresAt = expiresAt;
+		}
 	}
 
 	@Override

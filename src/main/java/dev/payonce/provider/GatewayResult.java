@@ -1,5 +1,7 @@
 package dev.payonce.provider;
 
+import java.time.Instant;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -9,11 +11,25 @@ import org.jspecify.annotations.Nullable;
 public sealed interface GatewayResult {
 
 	/**
-	 * The provider charged.
+	 * The provider charged, or for a manual payment authorized (docs/design.md section
+	 * 15).
 	 *
 	 * @param providerReference the provider's id of the charge
+	 * @param holdExpiresAt when the provider says an authorization it just made lapses
+	 * (Stripe: the Charge's {@code payment_method_details.card.capture_before}), if it
+	 * says so and it is an authorization, else {@code null}: the payment's hold window
+	 * then stays {@link PaymentGateway#authorizationWindow()} from its creation
 	 */
-	record Approved(String providerReference) implements GatewayResult {
+	record Approved(String providerReference, @Nullable Instant holdExpiresAt) implements GatewayResult {
+
+		/**
+		 * An approval that states no end of a hold.
+		 * @param providerReference the provider's id of the charge
+		 */
+		public Approved(String providerReference) {
+			this(providerReference, null);
+		}
+
 	}
 
 	/**

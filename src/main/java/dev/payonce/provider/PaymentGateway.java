@@ -128,6 +128,15 @@ public interface PaymentGateway {
 	}
 
 	/**
+	 * How the provider takes several captures of one authorization; the capture operation
+	 * claims captures to match (docs/design.md section 15).
+	 * @return {@link CaptureSequence#CONCURRENT} by default
+	 */
+	default CaptureSequence captureSequence() {
+		return CaptureSequence.CONCURRENT;
+	}
+
+	/**
 	 * Asks what happened to a capture, without ever capturing (reconciliation).
 	 * @param request the capture as {@link #capture} is (or would have been) sent
 	 * @return its outcome as {@link #capture} would give it;

@@ -56,6 +56,31 @@ public record ProviderEvent(String provider, String eventId, String eventType, S
 		}
 
 		/**
+		 * The authorization of a manual payment as the provider states it now: what its
+		 * captures took in all and whether what no capture took was released. It settles
+		 * the payment's pending capture or void (docs/design.md section 15), or, while
+		 * the payment itself is PENDING, the payment as {@link OfPayment} would.
+		 *
+		 * @param paymentId the payment the provider's object names (Stripe:
+		 * {@code metadata[payonce_payment_id]}), or {@code null} if it names none
+		 * (Stripe's Charge); the payment is then found by {@code paymentReference}
+		 * @param paymentReference the provider's id of the authorized charge (Stripe: the
+		 * PaymentIntent, {@code pi_...})
+		 * @param outcome the final outcome of the authorization itself, as a charge
+		 * lookup would state it ({@link GatewayResult.Approved} while held or once
+		 * captured), or {@code null} if it states none
+		 * @param hold where the authorization stands
+		 * @param captured what the provider's captures took of it in all, in minor units
+		 * @param captureReference the provider's id of what the captures took the money
+		 * by (Stripe: the Charge, {@code ch_...}), or {@code null} if none is named
+		 * @param object the provider's object of the authorization, checked against the
+		 * payment before anything is applied
+		 */
+		record OfHold(@Nullable UUID paymentId, String paymentReference, @Nullable GatewayResult outcome, Hold hold,
+				long captured, @Nullable String captureReference, ProviderObject object) implements Subject {
+		}
+
+		/**
 		 * Refunds the provider made of a payment's charge without Payonce: in the
 		 * provider's dashboard, or by its API without Payonce's refund id. Each is
 		 * recorded once by its provider reference and reduces what remains refundable
@@ -92,6 +117,28 @@ public record ProviderEvent(String provider, String eventId, String eventType, S
 		 */
 		record Unrelated() implements Subject {
 		}
+
+	}
+
+	/**
+	 * Where a manual payment's authorization stands at the provider (docs/design.md
+	 * section 15).
+	 */
+	public enum Hold {
+
+		/** Money is still held and capturable (Stripe: {@code requires_capture}). */
+		HELD,
+
+		/**
+		 * Captured for good: nothing is capturable any more (Stripe: {@code succeeded}).
+		 */
+		CAPTURED,
+
+		/**
+		 * What no capture took was released: canceled, or lapsed (Stripe:
+		 * {@code canceled}).
+		 */
+		RELEASED
 
 	}
 

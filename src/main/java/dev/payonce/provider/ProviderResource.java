@@ -123,6 +123,16 @@ public abstract class ProviderResource implements Persistable<UUID> {
 	}
 
 	/**
+	 * The provider said when the authorization it approved lapses
+	 * ({@link GatewayResult.Approved#holdExpiresAt()}); a resource that holds no
+	 * authorization ignores it. Called after {@link #markSucceeded}, in the same
+	 * completion.
+	 * @param expiresAt the provider's end of the hold (UTC)
+	 */
+	protected void holdExpiresAt(Instant expiresAt) {
+	}
+
+	/**
 	 * The provider declined.
 	 * @param providerReference the provider's id of the declined attempt
 	 * @param declineCode the provider's reason

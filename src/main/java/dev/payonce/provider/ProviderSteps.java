@@ -1,5 +1,7 @@
 package dev.payonce.provider;
 
+import java.time.Instant;
+
 import java.util.Locale;
 import java.util.UUID;
 import java.util.function.Function;
@@ -58,6 +60,10 @@ final class ProviderSteps<R extends ProviderResource> {
 	FinishStep succeeded(GatewayResult.Approved approved, @Nullable R read) {
 		return finish(read, announced(ProviderResource.Outcome.SUCCEEDED, (resource) -> {
 			resource.markSucceeded(approved.providerReference(), this.services.context().now());
+			Instant holdExpiresAt = approved.holdExpiresAt();
+			if (holdExpiresAt != null) {
+				resource.holdExpiresAt(holdExpiresAt);
+			}
 			return this.response.apply(resource);
 		}));
 	}

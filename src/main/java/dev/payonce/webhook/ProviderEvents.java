@@ -25,10 +25,11 @@ import dev.payonce.provider.ProviderEventEffect;
 import dev.payonce.provider.ProviderEventHandler;
 
 /**
- * Applies providers' webhook events to payments and refunds: at-least-once delivery in,
- * exactly-once effect (docs/design.md, "Webhooks"). Adapters hand events over through
- * {@link ProviderEventHandler}, with plain ids; the act steps find the payment
- * ({@link PaymentEvents}) or refund ({@link RefundEvents}) they name.
+ * Applies providers' webhook events to payments, refunds, captures and voids:
+ * at-least-once delivery in, exactly-once effect (docs/design.md, "Webhooks"). Adapters
+ * hand events over through {@link ProviderEventHandler}, with plain ids; the act steps
+ * find the payment ({@link PaymentEvents}), refund ({@link RefundEvents}) or the pending
+ * capture or void of a manual payment's authorization ({@link HoldEvents}) they name.
  *
  * <p>
  * Each event that names a Payonce payment or refund runs as the {@value #OPERATION}
@@ -85,6 +86,8 @@ public class ProviderEvents implements ProviderEventHandler {
 
 	private final RefundEvents refundEvents;
 
+	private final HoldEvents holdEvents;
+
 	private final ProviderRefunds providerRefunds;
 
 	private final IdempotencyService idempotency;
@@ -93,12 +96,13 @@ public class ProviderEvents implements ProviderEventHandler {
 
 	private final OperationContext context;
 
-	ProviderEvents(WebhookEvents events, PaymentEvents paymentEvents, RefundEvents refundEvents,
+	ProviderEvents(WebhookEvents events, PaymentEvents paymentEvents, RefundEvents refundEvents, HoldEvents holdEvents,
 			ProviderRefunds providerRefunds, IdempotencyService idempotency, WebhookMetrics metrics,
 			OperationContext context) {
 		this.events = events;
 		this.paymentEvents = paymentEvents;
 		this.refundEvents = refundEvents;
+		this.holdEvents = holdEvents;
 		this.providerRefunds = providerRefunds;
 		this.idempotency = idempotency;
 		this.metrics = metrics;
@@ -141,8 +145,12 @@ public class ProviderEvents implements ProviderEventHandler {
 	 * object without Payonce's id.
 	 */
 	private boolean namesNoPayment(ProviderEvent event) {
-		return event.subject() instanceof ProviderEvent.Subject.OfProviderRefunds refunds
-				&& this.providerRefunds.paymentOf(refunds.paymentReference()).isEmpty();
+		return switch (event.subject()) {
+			case ProviderEvent.Subject.OfProviderRefunds refunds ->
+				this.providerRefunds.paymentOf(refunds.paymentReference()).isEmpty();
+			case ProviderEvent.Subject.OfHold hold -> this.holdEvents.paymentOf(hold).isEmpty();
+			default -> false;
+		};
 	}
 
 	private ProviderEventEffect applyOnce(ProviderEvent event) {
@@ -180,6 +188,7 @@ public class ProviderEvents implements ProviderEventHandler {
 			case ProviderEvent.Subject.OfPayment payment -> "payment:" + payment.paymentId();
 			case ProviderEvent.Subject.OfRefund refund -> "refund:" + refund.refundId();
 			case ProviderEvent.Subject.OfProviderRefunds refunds -> "charge:" + refunds.paymentReference();
+			case ProviderEvent.Subject.OfHold hold -> "hold:" + hold.paymentReference();
 			case ProviderEvent.Subject.OtherMode otherMode -> "other-mode";
 			case ProviderEvent.Subject.Unrelated unrelated -> "unrelated";
 		};
@@ -223,6 +232,7 @@ public class ProviderEvents implements ProviderEventHandler {
 					ProviderEvents.this.refundEvents.act(this.delivery, refund);
 				case ProviderEvent.Subject.OfProviderRefunds refunds ->
 					ProviderEvents.this.refundEvents.actOutside(this.delivery, refunds);
+				case ProviderEvent.Subject.OfHold hold -> ProviderEvents.this.holdEvents.act(this.delivery, hold);
 				case ProviderEvent.Subject.OtherMode otherMode -> {
 					log.warn("Webhook event {} ({}) is of the provider account's other mode (live or test) than "
 							+ "Payonce's key: not applied", event.eventId(), event.eventType());

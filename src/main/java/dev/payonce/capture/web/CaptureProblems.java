@@ -22,7 +22,8 @@ final class CaptureProblems {
 
 	static ApiProblem notCapturable(PaymentStatus status) {
 		return new ApiProblem(HttpStatus.CONFLICT, "payment-not-capturable", "Payment not capturable",
-				"Only an AUTHORIZED manual payment with no void in flight can be captured; this one is " + status + ".")
+				"Only an AUTHORIZED manual payment with no void in flight (nor another capture, at a provider that "
+						+ "takes one capture at a time) can be captured; this one is " + status + ".")
 			.with("paymentStatus", status.name());
 	}
 

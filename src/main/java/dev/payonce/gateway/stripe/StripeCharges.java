@@ -61,12 +61,6 @@ final class StripeCharges {
 		if (!StripeAmounts.limits(request.amount().currency()).allows(request.amount().minorUnits())) {
 			return StripeOutcomes.notSent(request.amount());
 		}
-		if (request.captureMethod() == CaptureMethod.MANUAL) {
-			// The adapter cannot yet capture or cancel at Stripe; a hold placed now could
-			// only lapse, so a manual payment is declined without a call
-			// (docs/stripe.md).
-			return StripeOutcomes.manualCaptureNotSent();
-		}
 		PaymentIntentCreateParams.Builder builder = PaymentIntentCreateParams.builder()
 			.setAmount(StripeAmounts.toStripe(request.amount()))
 			.setCurrency(request.amount().currency().getCurrencyCode().toLowerCase(Locale.ROOT))
@@ -80,6 +74,15 @@ final class StripeCharges {
 			.setDescription(request.orderId())
 			.putMetadata(PAYMENT_ID_METADATA, request.paymentId().toString())
 			.putMetadata("payonce_order_id", request.orderId());
+		if (request.captureMethod() == CaptureMethod.MANUAL) {
+			// A hold, answered requires_capture
+			// (https://docs.stripe.com/payments/place-a-hold-on-a-payment-method); an
+			// automatic payment's parameters stay as they were, so its saved requests
+			// still match.
+			builder.setCaptureMethod(PaymentIntentCreateParams.CaptureMethod.MANUAL)
+				// Its Charge says when the hold lapses (capture_before).
+				.addExpand("latest_charge");
+		}
 		PaymentIntentCreateParams params = builder.build();
 		RequestOptions options = RequestOptions.builder().setIdempotencyKey(request.providerIdempotencyKey()).build();
 		try {

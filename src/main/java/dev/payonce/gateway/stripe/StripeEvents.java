@@ -29,13 +29,15 @@ import dev.payonce.web.ApiProblem;
  * {@link StripeWebhookController} (docs/stripe.md). Consumed:
  * {@code payment_intent.succeeded} and {@code payment_intent.payment_failed} name a
  * payment by the PaymentIntent's {@code metadata[payonce_payment_id]};
- * {@code refund.created}, {@code refund.updated}, {@code refund.failed} and
- * {@code charge.refund.updated} name a refund by the Refund's
- * {@code metadata[payonce_refund_id]}, or without it are a refund made outside Payonce of
- * the PaymentIntent they name, as is every refund of {@code charge.refunded} without it
- * (docs/design.md section 10, "Money moved outside Payonce"). An event whose
- * {@code livemode} is not the secret key's mode is of the other mode, whatever it names;
- * any other type is unrelated. Thread-safe.
+ * {@code payment_intent.amount_capturable_updated}, {@code payment_intent.canceled} (of a
+ * manual PaymentIntent) and {@code charge.captured} state a hold, which settles the
+ * payment's pending capture or void (docs/design.md section 15); {@code refund.created},
+ * {@code refund.updated}, {@code refund.failed} and {@code charge.refund.updated} name a
+ * refund by the Refund's {@code metadata[payonce_refund_id]}, or without it are a refund
+ * made outside Payonce of the PaymentIntent they name, as is every refund of
+ * {@code charge.refunded} without it (docs/design.md section 10, "Money moved outside
+ * Payonce"). An event whose {@code livemode} is not the secret key's mode is of the other
+ * mode, whatever it names; any other type is unrelated. Thread-safe.
  */
 final class StripeEvents {
 
@@ -52,6 +54,19 @@ final class StripeEvents {
 
 	private static final Set<String> PAYMENT_INTENT_EVENTS = Set.of("payment_intent.succeeded",
 			"payment_intent.payment_failed");
+
+	/**
+	 * Events of a PaymentIntent whose hold changed: Stripe sends
+	 * {@code payment_intent.amount_capturable_updated} when a PaymentIntent has funds to
+	 * capture (and as captures take them) and {@code payment_intent.canceled} when it is
+	 * canceled, by a void or by its hold lapsing
+	 * (https://docs.stripe.com/api/events/types).
+	 */
+	private static final Set<String> HOLD_EVENTS = Set.of("payment_intent.amount_capturable_updated",
+			"payment_intent.canceled");
+
+	/** A Charge captured, with its cumulative {@code amount_captured}. */
+	private static final String CHARGE_CAPTURED = "charge.captured";
 
 	private static final Set<String> REFUND_EVENTS = Set.of("refund.created", "refund.updated", "refund.failed",
 			"charge.refund.updated");
@@ -96,6 +111,12 @@ final class StripeEvents {
 							StripeAmounts.toMinorUnits(intent.getAmount(), intent.getCurrency()), intent.getCurrency()))
 					: new ProviderEvent.Subject.Unrelated();
 		}
+		else if (HOLD_EVENTS.contains(event.getType())) {
+			subject = hold(dataObject(event, PaymentIntent.class).orElseThrow(StripeEvents::notAnEvent));
+		}
+		else if (CHARGE_CAPTURED.equals(event.getType())) {
+			subject = hold(dataObject(event, Charge.class).orElseThrow(StripeEvents::notAnEvent));
+		}
 		else if (REFUND_EVENTS.contains(event.getType())) {
 			Refund refund = dataObject(event, Refund.class).orElseThrow(StripeEvents::notAnEvent);
 			UUID refundId = payonceId(refund.getMetadata(), StripeRefunds.REFUND_ID_METADATA);
@@ -127,6 +148,49 @@ final class StripeEvents {
 			subject = new ProviderEvent.Subject.Unrelated();
 		}
 		return new ProviderEvent("stripe", event.getId(), event.getType(), subject);
+	}
+
+	/**
+	 * A manual PaymentIntent's hold in the provider port's terms:
+	 * {@code requires_capture} is held, {@code succeeded} captured for good,
+	 * {@code canceled} released
+	 * (https://docs.stripe.com/api/payment_intents/object#payment_intent_object-status);
+	 * {@code amount_received} is what its captures took. A PaymentIntent captured at once
+	 * holds nothing: unrelated.
+	 */
+	private static ProviderEvent.Subject hold(PaymentIntent intent) {
+		Long received = StripeAmounts.toMinorUnits(intent.getAmountReceived(), intent.getCurrency());
+		if (!"manual".equals(intent.getCaptureMethod()) || received == null || intent.getId() == null) {
+			return new ProviderEvent.Subject.Unrelated();
+		}
+		ProviderEvent.Hold hold = switch (String.valueOf(intent.getStatus())) {
+			case "succeeded" -> ProviderEvent.Hold.CAPTURED;
+			case "canceled" -> ProviderEvent.Hold.RELEASED;
+			default -> ProviderEvent.Hold.HELD;
+		};
+		return new ProviderEvent.Subject.OfHold(payonceId(intent.getMetadata(), StripeCharges.PAYMENT_ID_METADATA),
+				intent.getId(), finalOutcome(StripeOutcomes.of(intent)), hold, received, intent.getLatestCharge(),
+				new ProviderEvent.ProviderObject(intent.getId(),
+						StripeAmounts.toMinorUnits(intent.getAmount(), intent.getCurrency()), intent.getCurrency()));
+	}
+
+	/**
+	 * A captured Charge's hold: {@code amount_captured} is what captures took; all of its
+	 * {@code amount} captured is captured for good, less is still held as far as the
+	 * Charge tells (https://docs.stripe.com/api/charges/object). It names its
+	 * PaymentIntent, which names the payment.
+	 */
+	private static ProviderEvent.Subject hold(Charge charge) {
+		Long captured = StripeAmounts.toMinorUnits(charge.getAmountCaptured(), charge.getCurrency());
+		Long amount = StripeAmounts.toMinorUnits(charge.getAmount(), charge.getCurrency());
+		if (charge.getPaymentIntent() == null || captured == null || amount == null) {
+			return new ProviderEvent.Subject.Unrelated();
+		}
+		return new ProviderEvent.Subject.OfHold(payonceId(charge.getMetadata(), StripeCharges.PAYMENT_ID_METADATA),
+				charge.getPaymentIntent(), null,
+				captured.equals(amount) ? ProviderEvent.Hold.CAPTURED : ProviderEvent.Hold.HELD, captured,
+				charge.getId(),
+				new ProviderEvent.ProviderObject(charge.getPaymentIntent(), amount, charge.getCurrency()));
 	}
 
 	/**

@@ -3,6 +3,7 @@ package dev.payonce.gateway.stripe;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
+import java.time.Instant;
 import java.util.Set;
 
 import com.stripe.exception.ApiConnectionException;
@@ -11,6 +12,7 @@ import com.stripe.exception.IdempotencyException;
 import com.stripe.exception.InvalidRequestException;
 import com.stripe.exception.RateLimitException;
 import com.stripe.exception.StripeException;
+import com.stripe.model.Charge;
 import com.stripe.model.PaymentIntent;
 import com.stripe.model.Refund;
 import com.stripe.model.StripeError;
@@ -157,19 +159,6 @@ final class StripeOutcomes {
 		return notSentFor(amount);
 	}
 
-	/** The decline code of a manual-capture payment the adapter does not send. */
-	static final String MANUAL_CAPTURE_NOT_SUPPORTED = "manual_capture_not_supported";
-
-	/**
-	 * A manual-capture payment, declined without a call: the adapter does not yet capture
-	 * or cancel at Stripe, so a hold it placed could only lapse (docs/stripe.md).
-	 * @return Declined with {@link #MANUAL_CAPTURE_NOT_SUPPORTED}
-	 */
-	static GatewayResult manualCaptureNotSent() {
-		adapterLog.warn("Not sent to Stripe: manual capture is not supported by this adapter yet");
-		return new GatewayResult.Declined(NO_REFERENCE, MANUAL_CAPTURE_NOT_SUPPORTED);
-	}
-
 	private static GatewayResult notSentFor(Money amount) {
 		adapterLog.warn("Not sent to Stripe: {} {} minor units is not an amount Stripe takes ({})", amount.currency(),
 				amount.minorUnits(), StripeAmounts.CURRENCIES_PAGE);
@@ -186,7 +175,7 @@ final class StripeOutcomes {
 		if ("requires_capture".equals(status) && "manual".equals(intent.getCaptureMethod())) {
 			// A manual PaymentIntent authorized: the hold is the approval Payonce asked
 			// for (https://docs.stripe.com/payments/place-a-hold-on-a-payment-method).
-			return new GatewayResult.Approved(intent.getId());
+			return new GatewayResult.Approved(intent.getId(), captureBefore(intent));
 		}
 		return switch (status) {
 			case "succeeded" -> new GatewayResult.Approved(intent.getId());
@@ -199,6 +188,22 @@ final class StripeOutcomes {
 			// Stripe named the charge: lookups read it by id from now on.
 			default -> new GatewayResult.Unknown("PaymentIntent " + status, intent.getId(), false);
 		};
+	}
+
+	/**
+	 * When the hold of a manual PaymentIntent lapses, as its Charge states it when the
+	 * Charge is expanded: {@code payment_method_details.card.capture_before}
+	 * (https://docs.stripe.com/api/charges/object#charge_object-payment_method_details-card-capture_before,
+	 * https://docs.stripe.com/payments/place-a-hold-on-a-payment-method).
+	 */
+	private static @Nullable Instant captureBefore(PaymentIntent intent) {
+		Charge charge = intent.getLatestChargeObject();
+		if (charge == null || charge.getPaymentMethodDetails() == null
+				|| charge.getPaymentMethodDetails().getCard() == null
+				|| charge.getPaymentMethodDetails().getCard().getCaptureBefore() == null) {
+			return null;
+		}
+		return Instant.ofEpochSecond(charge.getPaymentMethodDetails().getCard().getCaptureBefore());
 	}
 
 	/**

@@ -14,18 +14,22 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
 
 import dev.payonce.provider.AmountLimits;
+import dev.payonce.provider.CaptureRequest;
+import dev.payonce.provider.CaptureSequence;
 import dev.payonce.provider.ChargeRequest;
 import dev.payonce.provider.ExtraCharge;
 import dev.payonce.provider.GatewayResult;
 import dev.payonce.provider.PaymentGateway;
 import dev.payonce.provider.RefundRequest;
+import dev.payonce.provider.VoidRequest;
 
 /**
  * Charges through Stripe's PaymentIntents API, active with
  * {@code payonce.gateway.provider=stripe}: one stripe-java client, shared by the
  * adapter's parts, {@link StripeCharges} (charges and the reversal of extra ones),
- * {@link StripeLookups} (a payment's charge by id, Search, or a list read to the end) and
- * {@link StripeRefunds} (refunds and their lookup).
+ * {@link StripeLookups} (a payment's charge by id, Search, or a list read to the end),
+ * {@link StripeRefunds} (refunds and their lookup) and {@link StripeHolds} (captures and
+ * voids of a manual payment's hold, and their lookups).
  *
  * <p>
  * Stripe saves the first answer to an idempotency key once the endpoint began executing,
@@ -53,6 +57,8 @@ class StripePaymentGateway implements PaymentGateway {
 
 	private final StripeRefunds refunds;
 
+	private final StripeHolds holds;
+
 	StripePaymentGateway(StripeProperties properties) {
 		this.properties = properties;
 		// Known at start-up, from the key's prefix: a key of neither mode refuses to
@@ -67,6 +73,7 @@ class StripePaymentGateway implements PaymentGateway {
 		this.charges = new StripeCharges(stripe);
 		this.lookups = new StripeLookups(stripe);
 		this.refunds = new StripeRefunds(stripe);
+		this.holds = new StripeHolds(stripe, captureSequence());
 		// The webhook endpoint needs it too; refuse to start without it, not on the
 		// first event.
 		properties.requiredWebhookSigningSecret();
@@ -103,6 +110,45 @@ class StripePaymentGateway implements PaymentGateway {
 	@Override
 	public GatewayResult lookupRefund(RefundRequest request) {
 		return this.refunds.lookupRefund(request);
+	}
+
+	/**
+	 * {@code POST /v1/payment_intents/{id}/capture} under the capture's own key
+	 * ({@link StripeHolds}).
+	 */
+	@Override
+	public GatewayResult capture(CaptureRequest request) {
+		return this.holds.capture(request);
+	}
+
+	/** The PaymentIntent, retrieved by id ({@link StripeHolds}). */
+	@Override
+	public GatewayResult lookupCapture(CaptureRequest request) {
+		return this.holds.lookupCapture(request);
+	}
+
+	/**
+	 * {@code POST /v1/payment_intents/{id}/cancel} under the void's own key
+	 * ({@link StripeHolds}).
+	 */
+	@Override
+	public GatewayResult voidAuthorization(VoidRequest request) {
+		return this.holds.voidAuthorization(request);
+	}
+
+	/** The PaymentIntent, retrieved by id ({@link StripeHolds}). */
+	@Override
+	public GatewayResult lookupVoid(VoidRequest request) {
+		return this.holds.lookupVoid(request);
+	}
+
+	/**
+	 * One capture per PaymentIntent unless the account has multicapture
+	 * (https://docs.stripe.com/payments/multicapture), then one at a time.
+	 */
+	@Override
+	public CaptureSequence captureSequence() {
+		return this.properties.multicapture() ? CaptureSequence.ONE_AT_A_TIME : CaptureSequence.ONCE;
 	}
 
 	/**

@@ -44,6 +44,12 @@ import org.springframework.validation.annotation.Validated;
  * kept for existing configurations
  * @param webhookTolerance the oldest {@code Stripe-Signature} timestamp accepted (default
  * 5m, Stripe's own default), against replayed deliveries
+ * @param multicapture whether the account may capture a PaymentIntent more than once
+ * (default false; an IC+ feature for online card payments that Stripe enables,
+ * https://docs.stripe.com/payments/multicapture): with it, captures go one at a time and
+ * all but the last are sent with {@code final_capture=false}; without it, the first
+ * capture of a payment is its only one and Stripe releases the rest (docs/stripe.md,
+ * "Manual capture at Stripe")
  */
 @Validated
 @ConfigurationProperties("payonce.gateway.stripe")
@@ -52,7 +58,8 @@ public record StripeProperties(@Nullable String secretKey, @Nullable String webh
 		@DefaultValue("2s") @DurationMin(millis = 1) Duration connectTimeout,
 		@DefaultValue("10s") @DurationMin(millis = 1) Duration readTimeout,
 		@DefaultValue("2m") @DurationMin(seconds = 0) Duration searchSettleTime,
-		@DefaultValue("5m") @DurationMin(seconds = 1) Duration webhookTolerance) {
+		@DefaultValue("5m") @DurationMin(seconds = 1) Duration webhookTolerance,
+		@DefaultValue("false") boolean multicapture) {
 
 	/**
 	 * The secret key, required once the adapter is active.
@@ -103,7 +110,7 @@ public record StripeProperties(@Nullable String secretKey, @Nullable String webh
 		// Never print the secrets, for example in a failure analysis.
 		return "StripeProperties[apiBase=" + this.apiBase + ", connectTimeout=" + this.connectTimeout + ", readTimeout="
 				+ this.readTimeout + ", searchSettleTime=" + this.searchSettleTime + ", webhookTolerance="
-				+ this.webhookTolerance + "]";
+				+ this.webhookTolerance + ", multicapture=" + this.multicapture + "]";
 	}
 
 }

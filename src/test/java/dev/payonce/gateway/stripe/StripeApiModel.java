@@ -75,10 +75,21 @@ import dev.payonce.history.ProviderLedger;
  * (https://docs.stripe.com/currencies#minimum-and-maximum-charge-amounts); a payment
  * method that is not a {@code pm_} token is {@code resource_missing} of
  * {@code payment_method} (https://docs.stripe.com/error-codes).</li>
- * <li>{@code POST /v1/payment_intents/{id}/cancel}, idempotent as a create: an intent not
- * yet final becomes {@code canceled}; one already {@code succeeded} or {@code canceled}
- * is {@code 400 payment_intent_unexpected_state}
- * (https://docs.stripe.com/api/payment_intents/cancel).</li>
+ * <li>{@code capture_method=manual} on a create places a hold: the PaymentIntent is
+ * {@code requires_capture}, all of its amount capturable
+ * (https://docs.stripe.com/payments/place-a-hold-on-a-payment-method). {@code POST
+ * /v1/payment_intents/{id}/capture} and {@code .../cancel} are idempotent as a create
+ * (same key and parameters: the saved answer; other parameters:
+ * {@code 400 idempotency_error}, https://docs.stripe.com/api/idempotent_requests). A
+ * capture takes at most {@code amount_capturable} of a {@code requires_capture}
+ * PaymentIntent, once, or with multicapture up to 50 times while {@code final_capture} is
+ * false (https://docs.stripe.com/api/payment_intents/capture,
+ * https://docs.stripe.com/payments/multicapture); a cancel moves
+ * {@code requires_payment_method}, {@code requires_capture},
+ * {@code requires_confirmation}, {@code requires_action} or {@code processing} to
+ * {@code canceled} and refuses any other status with {@code 400
+ * payment_intent_unexpected_state} (https://docs.stripe.com/api/payment_intents/cancel).
+ * Faults for both are planned per PaymentIntent ({@link #planHold}).</li>
  * <li>{@code POST /v1/refunds} of a PaymentIntent, with the same idempotency semantics as
  * a create (a saved 500 included); a refund over what is left of the intent (refunds made
  * outside Payonce count, {@link #refundOutsidePayonce}; without an amount, all that is
@@ -158,6 +169,12 @@ public final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 
 	private static final Pattern CANCEL = Pattern.compile("/v1/payment_intents/(pi_[A-Za-z0-9]+)/cancel");
 
+	private static final Pattern CAPTURE = Pattern.compile("/v1/payment_intents/(pi_[A-Za-z0-9]+)/capture");
+
+	/** The statuses a PaymentIntent can be canceled from (Stripe's cancel page). */
+	private static final List<String> CANCELABLE = List.of("requires_payment_method", "requires_capture",
+			"requires_confirmation", "requires_action", "processing");
+
 	private final WireMockServer server;
 
 	private final Map<String, SavedRequest> keys = new HashMap<>();
@@ -167,6 +184,18 @@ public final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 	private final List<RefundEntry> refunds = new ArrayList<>();
 
 	private final Map<String, Deque<StripeFault>> plans = new HashMap<>();
+
+	private final Map<String, Deque<StripeFault>> holdPlans = new HashMap<>();
+
+	/** The amounts each PaymentIntent's captures took, in Stripe's units, in order. */
+	private final Map<String, List<Long>> captures = new HashMap<>();
+
+	/** How often each PaymentIntent was canceled (at most once: Stripe refuses more). */
+	private final Map<String, Integer> cancels = new HashMap<>();
+
+	private volatile boolean multicapture;
+
+	private volatile Duration holdWindow = Duration.ofDays(7);
 
 	private final List<String> createKeys = new ArrayList<>();
 
@@ -334,7 +363,8 @@ public final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 		json.put("id", "ch_" + intentId.substring(3));
 		json.put("object", "charge");
 		json.put("amount", intent.amount());
-		json.put("amount_captured", intent.amount());
+		json.put("amount_captured", intent.amountReceived());
+		json.put("captured", intent.amountReceived() > 0);
 		json.put("amount_refunded", refunded);
 		json.put("currency", intent.currency());
 		json.put("livemode", false);
@@ -388,8 +418,7 @@ public final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 		for (int i = 0; i < this.intents.size(); i++) {
 			Intent intent = this.intents.get(i);
 			if (intent.id().equals(intentId)) {
-				this.intents.set(i, new Intent(intent.id(), intent.paymentId(), intent.amount(), intent.currency(),
-						status, intent.declineCode(), intent.createdAt()));
+				this.intents.set(i, intent.withStatus(status));
 			}
 		}
 	}
@@ -486,7 +515,15 @@ public final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 		if (request.getMethod().equals(RequestMethod.POST) && cancel.matches()) {
 			Map<String, String> params = form(request.getBodyAsString());
 			params.put("intent", cancel.group(1));
-			return idempotent(request, params, StripeFault.NONE, this::executeCancel);
+			params.put("endpoint", "cancel");
+			return idempotent(request, params, nextHoldFault(cancel.group(1)), this::executeCancel);
+		}
+		Matcher capture = CAPTURE.matcher(path);
+		if (request.getMethod().equals(RequestMethod.POST) && capture.matches()) {
+			Map<String, String> params = form(request.getBodyAsString());
+			params.put("intent", capture.group(1));
+			params.put("endpoint", "capture");
+			return idempotent(request, params, nextHoldFault(capture.group(1)), this::executeCapture);
 		}
 		Matcher retrieve = RETRIEVE.matcher(path);
 		if (request.getMethod().equals(RequestMethod.GET) && retrieve.matches()) {
@@ -597,11 +634,12 @@ public final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 			case "pm_card_chargeDeclinedInsufficientFunds" -> "insufficient_funds";
 			default -> null;
 		};
+		boolean manual = "manual".equals(params.get("capture_method"));
 		String status = (declineCode != null) ? "requires_payment_method"
-				: (fault == StripeFault.PROCESSING) ? "processing" : "succeeded";
-		Intent intent = new Intent(nextIntentId(), params.get("metadata[payonce_payment_id]"),
-				Long.parseLong(params.get("amount")), params.get("currency"), status, declineCode,
-				this.clock.instant());
+				: (fault == StripeFault.PROCESSING) ? "processing" : manual ? "requires_capture" : "succeeded";
+		Intent intent = new Intent(nextIntentId(), params.get("metadata[payonce_payment_id]"), amount,
+				params.get("currency"), status, declineCode, this.clock.instant(), manual ? "manual" : "automatic",
+				"requires_capture".equals(status) ? amount : 0, "succeeded".equals(status) ? amount : 0);
 		synchronized (this) {
 			this.intents.add(intent);
 		}
@@ -622,7 +660,15 @@ public final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 			error.put("payment_intent", intent.json());
 			return new SavedRequest(params, 402, JSON.writeValueAsString(Map.of("error", error)), false);
 		}
-		return new SavedRequest(params, 200, JSON.writeValueAsString(intent.json()), false);
+		Map<String, Object> body = intent.json();
+		if ("latest_charge".equals(params.get("expand[0]")) && intent.latestCharge() != null) {
+			// An expanded Charge of a hold says when it lapses
+			// (https://docs.stripe.com/api/charges/object#charge_object-payment_method_details-card-capture_before).
+			body.put("latest_charge", Map.of("id", intent.latestCharge(), "object", "charge", "payment_intent",
+					intent.id(), "payment_method_details", Map.of("type", "card", "card",
+							Map.of("capture_before", intent.createdAt().plus(this.holdWindow).getEpochSecond()))));
+		}
+		return new SavedRequest(params, 200, JSON.writeValueAsString(body), false);
 	}
 
 	private SavedRequest executeRefund(Map<String, String> params, StripeFault fault) {
@@ -669,23 +715,93 @@ public final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 		return new SavedRequest(params, 200, JSON.writeValueAsString(refund.json()), false);
 	}
 
+	/**
+	 * Cancels a PaymentIntent: only from {@code requires_payment_method},
+	 * {@code requires_capture}, {@code requires_confirmation}, {@code requires_action} or
+	 * {@code processing}; a hold's {@code amount_capturable} is released; from
+	 * {@code succeeded} or {@code canceled} it is {@code 400
+	 * payment_intent_unexpected_state}
+	 * (https://docs.stripe.com/api/payment_intents/cancel,
+	 * https://docs.stripe.com/error-codes).
+	 */
 	private SavedRequest executeCancel(Map<String, String> params, StripeFault fault) {
+		if (fault == StripeFault.SERVER_ERROR_SAVED) {
+			return new SavedRequest(params, 500, apiError(), false);
+		}
 		synchronized (this) {
 			for (int i = 0; i < this.intents.size(); i++) {
 				Intent intent = this.intents.get(i);
 				if (intent.id().equals(params.get("intent"))) {
-					if (intent.status().equals("succeeded") || intent.status().equals("canceled")) {
+					if (!CANCELABLE.contains(intent.status())) {
 						return new SavedRequest(params, 400,
 								errorBody("invalid_request_error", "payment_intent_unexpected_state"), false);
 					}
-					Intent canceled = new Intent(intent.id(), intent.paymentId(), intent.amount(), intent.currency(),
-							"canceled", intent.declineCode(), intent.createdAt());
+					Intent canceled = intent.withHold("canceled", 0, intent.amountReceived());
 					this.intents.set(i, canceled);
+					this.cancels.merge(intent.id(), 1, Integer::sum);
+					if (fault == StripeFault.SERVER_ERROR_AFTER_CHARGE) {
+						return new SavedRequest(params, 500, apiError(), false);
+					}
 					return new SavedRequest(params, 200, JSON.writeValueAsString(canceled.json()), false);
 				}
 			}
 		}
 		return new SavedRequest(params, 404, errorBody("invalid_request_error", "resource_missing"), false);
+	}
+
+	/**
+	 * Captures a hold (https://docs.stripe.com/api/payment_intents/capture): only a
+	 * {@code requires_capture} PaymentIntent ({@code 400 payment_intent_unexpected_state}
+	 * otherwise); {@code amount_to_capture} defaults to all of {@code amount_capturable}
+	 * and may not exceed it ({@code 400 amount_too_large}). {@code final_capture}
+	 * defaults to true: the PaymentIntent is {@code succeeded} and the rest released.
+	 * Only with multicapture ({@link #multicapture}) may it be false, which keeps the
+	 * rest capturable, up to 50 captures of one PaymentIntent
+	 * (https://docs.stripe.com/payments/multicapture); without it, {@code 400}.
+	 */
+	private SavedRequest executeCapture(Map<String, String> params, StripeFault fault) {
+		if (fault == StripeFault.SERVER_ERROR_SAVED) {
+			return new SavedRequest(params, 500, apiError(), false);
+		}
+		Intent captured;
+		synchronized (this) {
+			int index = -1;
+			for (int i = 0; i < this.intents.size(); i++) {
+				if (this.intents.get(i).id().equals(params.get("intent"))) {
+					index = i;
+				}
+			}
+			if (index < 0) {
+				return new SavedRequest(params, 404, errorBody("invalid_request_error", "resource_missing"), false);
+			}
+			Intent intent = this.intents.get(index);
+			boolean keepsTheRest = "false".equals(params.get("final_capture"));
+			if (keepsTheRest && !this.multicapture) {
+				return new SavedRequest(params, 400, errorBody("invalid_request_error", "parameter_invalid_boolean"),
+						false);
+			}
+			List<Long> earlier = this.captures.getOrDefault(intent.id(), List.of());
+			if (!"requires_capture".equals(intent.status()) || earlier.size() >= 50) {
+				return new SavedRequest(params, 400,
+						errorBody("invalid_request_error", "payment_intent_unexpected_state"), false);
+			}
+			long amount = params.containsKey("amount_to_capture") ? Long.parseLong(params.get("amount_to_capture"))
+					: intent.amountCapturable();
+			if (amount < 1 || amount > intent.amountCapturable()) {
+				return new SavedRequest(params, 400, errorBody("invalid_request_error", "amount_too_large"), false);
+			}
+			long capturable = keepsTheRest ? intent.amountCapturable() - amount : 0;
+			captured = intent.withHold((capturable == 0) ? "succeeded" : "requires_capture", capturable,
+					intent.amountReceived() + amount);
+			this.intents.set(index, captured);
+			List<Long> amounts = new ArrayList<>(earlier);
+			amounts.add(amount);
+			this.captures.put(intent.id(), List.copyOf(amounts));
+		}
+		if (fault == StripeFault.SERVER_ERROR_AFTER_CHARGE || fault == StripeFault.SERVER_ERROR_NAMING_INTENT) {
+			return new SavedRequest(params, 500, apiError(), false);
+		}
+		return new SavedRequest(params, 200, JSON.writeValueAsString(captured.json()), false);
 	}
 
 	/**
@@ -842,6 +958,50 @@ public final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 			.orElseGet(() -> error(404, "invalid_request_error", "resource_missing", "intent").build());
 	}
 
+	/** The next capture or cancel of this PaymentIntent meets these faults, in order. */
+	public synchronized void planHold(String intentId, StripeFault... faults) {
+		this.holdPlans.computeIfAbsent(intentId, (id) -> new ArrayDeque<>()).addAll(List.of(faults));
+	}
+
+	/**
+	 * Whether the account has multicapture
+	 * (https://docs.stripe.com/payments/multicapture): only then does a capture with
+	 * {@code final_capture=false} keep the rest capturable.
+	 */
+	public void multicapture(boolean enabled) {
+		this.multicapture = enabled;
+	}
+
+	/**
+	 * How long a hold placed from now on lasts, as its Charge's {@code capture_before}
+	 * states it: 7 days for online card payments unless a card brand's window is shorter
+	 * (https://docs.stripe.com/payments/place-a-hold-on-a-payment-method).
+	 */
+	public void holdWindow(Duration window) {
+		this.holdWindow = window;
+	}
+
+	/** The amounts of every capture Stripe made of this PaymentIntent, in its units. */
+	public synchronized List<Long> capturesOf(String intentId) {
+		return this.captures.getOrDefault(intentId, List.of());
+	}
+
+	/** How often this PaymentIntent was canceled. */
+	public synchronized int cancelsOf(String intentId) {
+		return this.cancels.getOrDefault(intentId, 0);
+	}
+
+	/** A PaymentIntent by id. */
+	public synchronized Intent intent(String intentId) {
+		return this.intents.stream().filter((intent) -> intent.id().equals(intentId)).findFirst().orElseThrow();
+	}
+
+	/** Captures and cancels draw only from their own plan: never a random fault. */
+	private synchronized StripeFault nextHoldFault(String intentId) {
+		Deque<StripeFault> plan = this.holdPlans.get(intentId);
+		return (plan != null && !plan.isEmpty()) ? plan.poll() : StripeFault.NONE;
+	}
+
 	private StripeFault nextFault(String orderId) {
 		StripeFault fault = drawFault(orderId);
 		this.faultsMet.computeIfAbsent(fault, (met) -> new AtomicLong()).incrementAndGet();
@@ -925,18 +1085,56 @@ public final class StripeApiModel implements ResponseDefinitionTransformerV2 {
 
 	}
 
-	/** A PaymentIntent the model holds. */
+	/**
+	 * A PaymentIntent the model holds. A manual one ({@code capture_method=manual}) is
+	 * {@code requires_capture} with all of its amount capturable until a capture or a
+	 * cancel; {@code amount_received} is what its captures took
+	 * (https://docs.stripe.com/api/payment_intents/object).
+	 */
 	public record Intent(String id, @Nullable String paymentId, long amount, String currency, String status,
-			@Nullable String declineCode, Instant createdAt) {
+			@Nullable String declineCode, Instant createdAt, String captureMethod, long amountCapturable,
+			long amountReceived) {
+
+		/** A PaymentIntent captured at once: what it charged is received. */
+		public Intent(String id, @Nullable String paymentId, long amount, String currency, String status,
+				@Nullable String declineCode, Instant createdAt) {
+			this(id, paymentId, amount, currency, status, declineCode, createdAt, "automatic", 0,
+					"succeeded".equals(status) ? amount : 0);
+		}
+
+		/** The same PaymentIntent in another status, its amounts as they were. */
+		Intent withStatus(String newStatus) {
+			return new Intent(this.id, this.paymentId, this.amount, this.currency, newStatus, this.declineCode,
+					this.createdAt, this.captureMethod, this.amountCapturable,
+					("automatic".equals(this.captureMethod) && "succeeded".equals(newStatus)) ? this.amount
+							: this.amountReceived);
+		}
+
+		/** The same PaymentIntent after a capture or a cancel. */
+		Intent withHold(String newStatus, long capturable, long received) {
+			return new Intent(this.id, this.paymentId, this.amount, this.currency, newStatus, this.declineCode,
+					this.createdAt, this.captureMethod, capturable, received);
+		}
+
+		/** The id of its Charge, once a payment method was charged or authorized. */
+		@Nullable String latestCharge() {
+			boolean charged = "succeeded".equals(this.status) || "requires_capture".equals(this.status)
+					|| ("manual".equals(this.captureMethod) && "canceled".equals(this.status));
+			return charged ? "ch_" + this.id.substring(3) : null;
+		}
 
 		Map<String, Object> json() {
 			Map<String, Object> json = new LinkedHashMap<>();
 			json.put("id", this.id);
 			json.put("object", "payment_intent");
 			json.put("amount", this.amount);
+			json.put("amount_capturable", this.amountCapturable);
+			json.put("amount_received", this.amountReceived);
+			json.put("capture_method", this.captureMethod);
 			json.put("currency", this.currency);
 			json.put("status", this.status);
 			json.put("created", this.createdAt.getEpochSecond());
+			json.put("latest_charge", latestCharge());
 			json.put("livemode", false);
 			json.put("metadata", (this.paymentId != null) ? Map.of("payonce_payment_id", this.paymentId) : Map.of());
 			if (this.declineCode != null) {

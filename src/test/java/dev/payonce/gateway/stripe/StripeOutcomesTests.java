@@ -154,7 +154,7 @@ class StripeOutcomesTests {
 		}
 		StripePaymentGateway gateway = new StripePaymentGateway(new StripeProperties("sk_test_unreachable",
 				"whsec_unreachable", URI.create("http://127.0.0.1:" + closedPort), Duration.ofSeconds(1),
-				Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofMinutes(5)));
+				Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofMinutes(5), false));
 		PaymentId paymentId = PaymentId.random();
 		ChargeRequest charge = new ChargeRequest(paymentId.value(),
 				ProviderAttempt.providerIdempotencyKey("payment", paymentId.value(), 1),

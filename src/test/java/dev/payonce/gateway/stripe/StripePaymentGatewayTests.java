@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import dev.payonce.gateway.stripe.StripeApiModel.StripeFault;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.provider.AmountLimits;
-import dev.payonce.provider.CaptureMethod;
 import dev.payonce.provider.ChargeRequest;
 import dev.payonce.provider.GatewayResult;
 import dev.payonce.provider.Money;
@@ -37,7 +36,7 @@ class StripePaymentGatewayTests {
 
 	private final StripePaymentGateway gateway = new StripePaymentGateway(
 			new StripeProperties("sk_test_model", "whsec_model", URI.create(this.stripe.baseUrl()),
-					Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofMinutes(5)));
+					Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofMinutes(5), false));
 
 	@AfterEach
 	void stopStripe() {
@@ -209,23 +208,10 @@ class StripePaymentGatewayTests {
 	}
 
 	@Test
-	void manualCapturePaymentIsDeclinedWithoutACallSoNoHoldIsPlacedThatCouldOnlyLapse() {
-		ChargeRequest automatic = charge();
-		ChargeRequest manual = new ChargeRequest(automatic.paymentId(), automatic.providerIdempotencyKey(),
-				automatic.amount(), automatic.paymentMethod(), automatic.orderId(), null, automatic.createdAt(),
-				CaptureMethod.MANUAL);
-
-		GatewayResult result = this.gateway.charge(manual);
-
-		assertThat(result).isEqualTo(new GatewayResult.Declined("none", StripeOutcomes.MANUAL_CAPTURE_NOT_SUPPORTED));
-		assertThat(this.stripe.createKeys()).isEmpty();
-	}
-
-	@Test
 	void statesTheSecretKeysModeAndStripesAmountLimits() {
-		StripePaymentGateway live = new StripePaymentGateway(
-				new StripeProperties("sk_live_model", "whsec_model", URI.create(this.stripe.baseUrl()),
-						Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofMinutes(5)));
+		StripePaymentGateway live = new StripePaymentGateway(new StripeProperties("sk_live_model", "whsec_model",
+				URI.create(this.stripe.baseUrl()), Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(1),
+				Duration.ofMinutes(5), false));
 
 		assertThat(this.gateway.mode()).contains(PaymentGateway.Mode.TEST);
 		assertThat(live.mode()).contains(PaymentGateway.Mode.LIVE);

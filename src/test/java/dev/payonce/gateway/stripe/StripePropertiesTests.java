@@ -13,7 +13,7 @@ class StripePropertiesTests {
 	@Test
 	void missingSecretsNameTheirSettings() {
 		StripeProperties properties = new StripeProperties(null, " ", URI.create("https://api.stripe.com"),
-				Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofMinutes(2), Duration.ofMinutes(5));
+				Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofMinutes(2), Duration.ofMinutes(5), false);
 
 		assertThatIllegalStateException().isThrownBy(properties::requiredSecretKey)
 			.withMessageStartingWith("payonce.gateway.stripe.secret-key");
@@ -25,7 +25,7 @@ class StripePropertiesTests {
 	void neverPrintsItsSecrets() {
 		StripeProperties properties = new StripeProperties("sk_test_secret", "whsec_secret",
 				URI.create("https://api.stripe.com"), Duration.ofSeconds(2), Duration.ofSeconds(10),
-				Duration.ofMinutes(2), Duration.ofMinutes(5));
+				Duration.ofMinutes(2), Duration.ofMinutes(5), false);
 
 		assertThat(properties.toString()).doesNotContain("sk_test_secret").doesNotContain("whsec_secret");
 	}
@@ -51,7 +51,7 @@ class StripePropertiesTests {
 
 	private static StripeProperties withKey(String key) {
 		return new StripeProperties(key, "whsec_secret", URI.create("https://api.stripe.com"), Duration.ofSeconds(2),
-				Duration.ofSeconds(10), Duration.ofMinutes(2), Duration.ofMinutes(5));
+				Duration.ofSeconds(10), Duration.ofMinutes(2), Duration.ofMinutes(5), false);
 	}
 
 }

@@ -34,7 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A live-mode Stripe key (docs/design.md section 10, "One mode"): a correctly signed
  * test-mode event naming a PENDING live payment, same amount and currency, is
  * acknowledged, recorded IGNORED and settles nothing; the live-mode event of the same
- * PaymentIntent settles it.
+ * PaymentIntent settles it. The same for a PENDING live capture and the Charge's
+ * {@code charge.captured}.
  */
 @TestPropertySource(properties = { "payonce.gateway.stripe.secret-key=sk_live_model",
 		"payonce.gateway.stripe.webhook-signing-secret=" + StripeWebhookModeIntegrationTests.SECRET,
@@ -83,6 +84,58 @@ class StripeWebhookModeIntegrationTests extends StripeIntegrationFixture {
 		assertThat(applied.statusCode()).isEqualTo(200);
 		assertThat(status(paymentId)).isEqualTo("SUCCEEDED");
 		assertThat(reference(paymentId)).isEqualTo(live.id());
+	}
+
+	@Test
+	void testModeEventOfACapturedChargeNeverSettlesAPendingLiveCapture() {
+		PaymentsApi live = new PaymentsApi(this.port, liveClientKey("live-mode-captures"));
+		Reply held = live.pay("key-" + UUID.randomUUID(), """
+				{"orderId":"live-hold-%s","amount":1250,"currency":"EUR","paymentMethod":"pm_card_visa",\
+				"capture":"manual"}""".formatted(UUID.randomUUID()));
+		assertThat(held.field("status")).isEqualTo("AUTHORIZED");
+		String paymentId = held.field("id");
+		String intentId = held.field("providerReference");
+		stripe.planHold(intentId, StripeFault.TIMEOUT_AFTER_CHARGE);
+		Reply lost = live.send(live.request("/payments/" + paymentId + "/captures")
+			.header("Idempotency-Key", "capture-" + UUID.randomUUID())
+			.POST(HttpRequest.BodyPublishers.noBody()));
+		String captureId = lost.field("captureId");
+		SignedEvents events = new SignedEvents(this.port, SECRET);
+		String testEvent = SignedEvents.event("charge.captured", stripe.chargeOf(intentId), false);
+		String liveEvent = SignedEvents.event("charge.captured", stripe.chargeOf(intentId), true);
+
+		int ignored = events.deliver(testEvent);
+		String statusAfterTestEvent = captureStatus(captureId);
+		int applied = events.deliver(liveEvent);
+
+		assertThat(lost.problemType()).endsWith("/capture-outcome-unknown");
+		assertThat(ignored).isEqualTo(200);
+		assertThat(statusAfterTestEvent).isEqualTo("PENDING");
+		assertThat(this.jdbc.sql("SELECT effect FROM provider_webhook_events WHERE event_id = ?")
+			.param(SignedEvents.id(testEvent))
+			.query(String.class)
+			.single()).isEqualTo("IGNORED");
+		assertThat(applied).isEqualTo(200);
+		assertThat(captureStatus(captureId)).isEqualTo("SUCCEEDED");
+		assertThat(status(paymentId)).isEqualTo("SUCCEEDED");
+	}
+
+	/** A client of live mode, as the admin API creates it; its API key. */
+	private String liveClientKey(String name) {
+		PaymentsApi admin = new PaymentsApi(this.port, TestCredentials.ADMIN_TOKEN);
+		return admin
+			.send(admin.request("/admin/clients")
+				.header("Content-Type", "application/json")
+				.POST(HttpRequest.BodyPublishers
+					.ofString("{\"name\":\"" + name + "-" + UUID.randomUUID() + "\",\"mode\":\"live\"}")))
+			.field("apiKey");
+	}
+
+	private String captureStatus(String captureId) {
+		return this.jdbc.sql("SELECT status FROM captures WHERE id = ?::uuid")
+			.param(captureId)
+			.query(String.class)
+			.single();
 	}
 
 	private String reference(String paymentId) {
