@@ -11,6 +11,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.SqlParameterValue;
 
 import dev.payonce.client.ClientId;
+import dev.payonce.event.EventOutbox;
+import dev.payonce.event.NewEvent;
 import dev.payonce.idempotency.ResourceTable;
 import dev.payonce.payment.PaymentId;
 
@@ -41,8 +43,8 @@ class CaptureTable {
 			+ " AND authorization_expires_at > statement_timestamp()";
 
 	@Bean
-	ResourceTable<Capture> captureResource() {
-		return ResourceTable.of(Capture.class)
+	ResourceTable<Capture> captureResource(CaptureResponses responses) {
+		ResourceTable<Capture> table = ResourceTable.of(Capture.class)
 			.claimUpdate("payments", "captures_in_flight = payments.captures_in_flight + target.reserve", """
 					(SELECT id, COALESCE(CAST(? AS bigint), amount - captured_amount - captures_in_flight) AS reserve,
 					        amount - captured_amount - captures_in_flight AS remaining
@@ -67,6 +69,8 @@ class CaptureTable {
 				return new Object[] { amount, captured, captured, capture.updatedAt().atOffset(ZoneOffset.UTC),
 						capture.paymentId().value(), amount };
 			});
+		return EventOutbox.onCompletion(table, (capture) -> NewEvent.of(capture.clientId().value(), "capture",
+				capture.status(), capture.id().value(), responses.receipt(capture)));
 	}
 
 	/**
