@@ -1,6 +1,7 @@
 package dev.payonce.event.web;
 
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import io.swagger.v3.oas.annotations.Operation;
@@ -136,7 +137,12 @@ class EventController {
 
 	private EventView view(EventFeed.Event event) {
 		return new EventView(event.id().toString(), event.type(), event.createdAt().toString(), event.delivered(),
-				this.json.readTree(event.payload()));
+				readMap(event.payload()));
+	}
+
+	@SuppressWarnings("unchecked")
+	private Map<String, Object> readMap(String payload) {
+		return this.json.readValue(payload, Map.class);
 	}
 
 	private String client() {

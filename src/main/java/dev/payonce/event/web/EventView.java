@@ -1,7 +1,7 @@
 package dev.payonce.event.web;
 
 import io.swagger.v3.oas.annotations.media.Schema;
-import tools.jackson.databind.JsonNode;
+import java.util.Map;
 
 /**
  * An event as the feed and a webhook delivery show it.
@@ -17,5 +17,5 @@ import tools.jackson.databind.JsonNode;
 record EventView(@Schema(format = "uuid") String id, @Schema(example = "payment.succeeded") String type,
 		@Schema(format = "date-time") String createdAt, boolean delivered,
 		@Schema(type = "object", additionalProperties = Schema.AdditionalPropertiesValue.TRUE,
-				description = "The resource's receipt: a Payment, Refund, Capture or Void, by the type's first word") JsonNode data) {
+				description = "The resource's receipt: a Payment, Refund, Capture or Void, by the type's first word") Map<String, Object> data) {
 }

@@ -154,16 +154,21 @@ class WebhookEndpointController {
 	}
 
 	@Operation(operationId = "deleteWebhookEndpoint", summary = "Delete an endpoint and its deliveries",
-			responses = { @ApiResponse(responseCode = "204", description = "Deleted"),
+			responses = {
+					@ApiResponse(responseCode = "200", description = "Deleted: the endpoint as it was",
+							content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+									schema = @Schema(implementation = WebhookEndpointView.class))),
 					@ApiResponse(responseCode = "404", description = "webhook-endpoint-not-found",
 							content = @Content(mediaType = "application/problem+json",
 									schema = @Schema(ref = ApiDocumentation.PROBLEM))) })
 	@DeleteMapping("/{id}")
-	ResponseEntity<Void> delete(@PathVariable String id) {
-		if (!this.registry.delete(client(), parse(id))) {
+	WebhookEndpointView delete(@PathVariable String id) {
+		UUID endpoint = parse(id);
+		WebhookEndpoint found = this.registry.find(client(), endpoint).orElseThrow(EventProblems::endpointNotFound);
+		if (!this.registry.delete(client(), endpoint)) {
 			throw EventProblems.endpointNotFound();
 		}
-		return ResponseEntity.noContent().build();
+		return WebhookEndpointView.of(found, false);
 	}
 
 	private String client() {

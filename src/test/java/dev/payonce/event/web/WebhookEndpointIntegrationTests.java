@@ -101,7 +101,8 @@ class WebhookEndpointIntegrationTests {
 		assertThat(disabled.field("status")).isEqualTo("DISABLED");
 		assertThat(disabled.field("disabledReason")).isEqualTo("client");
 		assertThat(enabled.field("status")).isEqualTo("ENABLED");
-		assertThat(deleted.status()).isEqualTo(204);
+		assertThat(deleted.status()).isEqualTo(200);
+		assertThat(deleted.field("id")).isEqualTo(id);
 		assertThat(gone.status()).isEqualTo(404);
 		assertThat(gone.problemType()).endsWith("/webhook-endpoint-not-found");
 	}
