@@ -301,7 +301,7 @@ for rows in $GROWTH; do
   echo "  loading $rows rows"
   sql "DROP TABLE IF EXISTS bench_growth_$rows"
   sql "CREATE TABLE bench_growth_$rows (LIKE idempotency_records INCLUDING ALL)"
-  sql "INSERT INTO bench_growth_$rows (client_id, idempotency_key, operation, request_fingerprint, status, attempt,
+  sql "INSERT INTO bench_growth_$rows (scope, idempotency_key, operation, request_fingerprint, status, attempt,
          resource_id, response_status, response_headers, response_body, created_at, completed_at, expires_at)
        SELECT 'growth', 'g-' || n, 'payment', md5(n::text) || md5((n + 1)::text), 'COMPLETED', 1, gen_random_uuid(), 201,
          '{}', '{}', now(), now(), now() + interval '30 days'
@@ -336,16 +336,16 @@ echo "Cleanup: 1,000,000 expired records deleted while new payments run"
 CLEANUP=true start_payonce cleanup --payonce.idempotency.cleanup.interval=1s \
   --payonce.idempotency.cleanup.batch-size=1000
 warm_as_much_as_main clean "$PORT" new-payments 8 > "$RAW/warmup-cleanup.txt" 2>&1
-sql "INSERT INTO idempotency_records (client_id, idempotency_key, operation, request_fingerprint, status, attempt,
+sql "INSERT INTO idempotency_records (scope, idempotency_key, operation, request_fingerprint, status, attempt,
        resource_id, response_status, response_headers, response_body, created_at, completed_at, expires_at)
      SELECT 'expired', 'e-' || n, 'payment', repeat('0', 64), 'COMPLETED', 1, gen_random_uuid(), 201, '{}', '{}',
        now() - interval '2 days', now() - interval '2 days', now() - interval '1 day'
      FROM generate_series(1, 1000000) AS n"
-before=$(sql "SELECT count(*) FROM idempotency_records WHERE client_id = 'expired'")
+before=$(sql "SELECT count(*) FROM idempotency_records WHERE scope = 'expired'")
 started=$(date +%s.%N)
 RUN="clean" window cleanup-claim cleanup-claim wrk_run new-payments 8 "$WINDOW"
 ended=$(date +%s.%N)
-after=$(sql "SELECT count(*) FROM idempotency_records WHERE client_id = 'expired'")
+after=$(sql "SELECT count(*) FROM idempotency_records WHERE scope = 'expired'")
 echo "$before $after $started $ended" > "$RAW/cleanup.txt"
 stop_payonce
 

@@ -29,14 +29,14 @@
 WITH existing AS (SELECT operation, request_fingerprint, status, attempt, resource_id, response_status, response_headers, response_body,
     CAST(EXTRACT(EPOCH FROM locked_until - statement_timestamp()) * 1000000 AS bigint) AS lease_left,
     CAST(EXTRACT(EPOCH FROM expires_at - statement_timestamp()) * 1000000 AS bigint) AS expires_in
-    FROM idempotency_records WHERE client_id = :client AND idempotency_key = 'pgb-' || :client_id::text || '-' || :n::text || '-' || :m::text),
+    FROM idempotency_records WHERE scope = :client AND idempotency_key = 'pgb-' || :client_id::text || '-' || :n::text || '-' || :m::text),
 guard AS (SELECT bound.lock_timeout IS NOT NULL AS g, (client_still_authorized(:client, :digest)) IS TRUE AS g0
     FROM (SELECT set_config('lock_timeout', '5000ms', true) AS lock_timeout) AS bound),
 claimed AS (INSERT INTO idempotency_records
-    (client_id, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
+    (scope, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
     SELECT :client, 'pgb-' || :client_id::text || '-' || :n::text || '-' || :m::text, 'payment', md5(:n::text) || md5(:m::text), 'IN_PROGRESS', statement_timestamp() + 30000000 * INTERVAL '1 microsecond', 1, md5(:n::text || :m::text)::uuid, now()
     FROM guard WHERE g AND g0 AND NOT EXISTS (SELECT 1 FROM existing)
-    ON CONFLICT (client_id, idempotency_key) DO NOTHING
+    ON CONFLICT (scope, idempotency_key) DO NOTHING
     RETURNING resource_id),
 created AS (INSERT INTO payments (id, client_id, order_id, amount, currency, payment_method, status, provider_reference, decline_code, created_at, updated_at, provider_key_generation, provider_key_replayed_at, version)
     SELECT md5(:n::text || :m::text)::uuid, :client, 'pgb-' || :n::text, 1200, 'ILS', 'pm_card_visa', 'PENDING', NULL, NULL, now(), now(), 1, NULL, 0 FROM claimed RETURNING 1)
@@ -50,7 +50,7 @@ INSERT INTO simulated_provider_charges (provider_reference, provider_idempotency
   ON CONFLICT (provider_idempotency_key) DO NOTHING
   RETURNING provider_reference, outcome, decline_code;
 WITH held AS (SELECT 1 FROM idempotency_records
-    WHERE client_id = :client AND idempotency_key = 'pgb-' || :client_id::text || '-' || :n::text || '-' || :m::text AND status = 'IN_PROGRESS' AND attempt = 1
+    WHERE scope = :client AND idempotency_key = 'pgb-' || :client_id::text || '-' || :n::text || '-' || :m::text AND status = 'IN_PROGRESS' AND attempt = 1
     FOR UPDATE),
 w0 AS (UPDATE payments SET status = 'SUCCEEDED', provider_reference = 'pgb_' || :n::text || '_' || :m::text, decline_code = NULL, provider_key_generation = 1,
     provider_key_replayed_at = NULL, updated_at = now(), version = version + 1
@@ -59,6 +59,6 @@ done AS (UPDATE idempotency_records
     SET status = 'COMPLETED', locked_until = NULL, response_status = 201,
         response_headers = CAST('{"Content-Type":"application/json","Location":"/payments/00000000-0000-4000-8000-000000000000"}' AS jsonb),
         response_body = repeat('x', 227), completed_at = now(), expires_at = statement_timestamp() + 86400000000 * INTERVAL '1 microsecond'
-    WHERE client_id = :client AND idempotency_key = 'pgb-' || :client_id::text || '-' || :n::text || '-' || :m::text AND status = 'IN_PROGRESS' AND attempt = 1
+    WHERE scope = :client AND idempotency_key = 'pgb-' || :client_id::text || '-' || :n::text || '-' || :m::text AND status = 'IN_PROGRESS' AND attempt = 1
       AND EXISTS (SELECT 1 FROM w0) RETURNING 1)
 SELECT EXISTS (SELECT 1 FROM held) AS held, EXISTS (SELECT 1 FROM done) AS done;

@@ -30,10 +30,10 @@ WITH guard AS (SELECT bound.lock_timeout IS NOT NULL AS g, (client_still_authori
       AND amount - refunded_amount - refunds_in_flight - external_refunded_amount
         >= COALESCE(CAST(100 AS bigint), 1))) IS TRUE AS p FROM (SELECT set_config('lock_timeout', '5000ms', true) AS lock_timeout) AS bound),
 claimed AS (INSERT INTO idempotency_records
-    (client_id, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
+    (scope, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
     SELECT :client, 'pgr-' || :client_id::text || '-' || :n::text || '-' || :m::text, 'refund', md5(:n::text) || md5(:m::text), 'IN_PROGRESS', statement_timestamp() + 30000000 * INTERVAL '1 microsecond', 1, md5(:n::text || :m::text)::uuid, now()
     FROM guard WHERE g AND g0 AND p
-    ON CONFLICT (client_id, idempotency_key) DO NOTHING
+    ON CONFLICT (scope, idempotency_key) DO NOTHING
     RETURNING resource_id),
 updated AS (UPDATE payments SET refunds_in_flight = payments.refunds_in_flight + target.reserve FROM (SELECT id, COALESCE(CAST(100 AS bigint), amount - refunded_amount - refunds_in_flight - external_refunded_amount) AS reserve
     FROM payments
@@ -62,7 +62,7 @@ LEFT JOIN simulated_provider_charges c ON c.provider_reference = 'rt_' || :t::te
 ON CONFLICT (provider_idempotency_key) DO NOTHING
 RETURNING provider_reference, outcome, decline_code;
 WITH held AS (SELECT 1 FROM idempotency_records
-    WHERE client_id = :client AND idempotency_key = 'pgr-' || :client_id::text || '-' || :n::text || '-' || :m::text AND status = 'IN_PROGRESS' AND attempt = 1
+    WHERE scope = :client AND idempotency_key = 'pgr-' || :client_id::text || '-' || :n::text || '-' || :m::text AND status = 'IN_PROGRESS' AND attempt = 1
     FOR UPDATE),
 w0 AS (UPDATE refunds SET status = 'SUCCEEDED', provider_reference = 'pgr_' || :n::text || '_' || :m::text, decline_code = NULL, provider_key_generation = 1,
     provider_key_replayed_at = NULL, updated_at = now(), version = version + 1 WHERE (id = md5(:n::text || :m::text)::uuid AND version = 0) AND EXISTS (SELECT 1 FROM held) RETURNING 1),
@@ -72,7 +72,7 @@ done AS (UPDATE idempotency_records
     SET status = 'COMPLETED', locked_until = NULL, response_status = 201,
         response_headers = CAST('{"Content-Type":"application/json","Location":"/payments/00000000-0000-4000-8000-000000000000/refunds/00000000-0000-4000-8000-000000000000"}' AS jsonb),
         response_body = repeat('x', 276), completed_at = now(), expires_at = statement_timestamp() + 86400000000 * INTERVAL '1 microsecond'
-    WHERE client_id = :client AND idempotency_key = 'pgr-' || :client_id::text || '-' || :n::text || '-' || :m::text AND status = 'IN_PROGRESS' AND attempt = 1
+    WHERE scope = :client AND idempotency_key = 'pgr-' || :client_id::text || '-' || :n::text || '-' || :m::text AND status = 'IN_PROGRESS' AND attempt = 1
       AND EXISTS (SELECT 1 FROM w1) RETURNING 1)
 SELECT EXISTS (SELECT 1 FROM held) AS held, EXISTS (SELECT 1 FROM done) AS done,
        CASE WHEN EXISTS (SELECT 1 FROM w0) AND NOT EXISTS (SELECT 1 FROM done)

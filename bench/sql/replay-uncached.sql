@@ -6,9 +6,9 @@
 SELECT c.id FROM api_keys k JOIN clients c ON c.id = k.client_id
   WHERE k.key_digest = :digest AND k.revoked_at IS NULL AND c.disabled_at IS NULL;
 BEGIN;
-INSERT INTO idempotency_records (client_id, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
+INSERT INTO idempotency_records (scope, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
   VALUES (:client, 'new-' || :replay_run::text || '-' || :t::text || '-' || :i::text, 'payment', repeat('0', 64), 'IN_PROGRESS', now() + interval '30 seconds', 1, gen_random_uuid(), now())
-  ON CONFLICT (client_id, idempotency_key) DO NOTHING;
+  ON CONFLICT (scope, idempotency_key) DO NOTHING;
 SELECT operation, request_fingerprint, status, locked_until, attempt, resource_id, response_status, response_headers, response_body, expires_at
-  FROM idempotency_records WHERE client_id = :client AND idempotency_key = 'new-' || :replay_run::text || '-' || :t::text || '-' || :i::text;
+  FROM idempotency_records WHERE scope = :client AND idempotency_key = 'new-' || :replay_run::text || '-' || :t::text || '-' || :i::text;
 COMMIT;

@@ -72,10 +72,12 @@ public class Capture extends ProviderResource {
 	private @Nullable String chargeReference;
 
 	/**
-	 * What the authorization had left before this capture, as the claim's reservation
-	 * returned it; not a column.
+	 * Minor units the authorization had left before this capture, as the claim's
+	 * reservation returned it: kept, so that every attempt under the capture's provider
+	 * idempotency key sends the same parameters (docs/design.md section 15); {@code null}
+	 * only for a capture claimed before it was kept.
 	 */
-	@Transient
+	@Column(name = "remaining_before", updatable = false)
 	private @Nullable Long remaining;
 
 	/** For JPA only. */
@@ -115,7 +117,8 @@ public class Capture extends ProviderResource {
 
 	/**
 	 * What the authorization had left before this capture, as the claim's reservation
-	 * returned it; {@code null} for a capture read from the database.
+	 * returned it and the capture keeps; {@code null} only for a capture claimed before
+	 * it was kept.
 	 * @return minor units, or {@code null}
 	 */
 	@Nullable Long remaining() {

@@ -90,9 +90,10 @@ class CaptureCalls extends ProviderOperation<Capture, CaptureOutcome> {
 	/**
 	 * The capture as the provider is (or was) asked for it, with the charge of its
 	 * payment: the one the claim's reservation returned, or else read from the payment.
-	 * What remained of the authorization is, for a capture read back, the amount less
-	 * what other captures took: the same answer for every attempt once the claim's own
-	 * value is gone.
+	 * What remained of the authorization is the claim's value, which the capture keeps,
+	 * so every attempt under its provider idempotency key sends the same parameters
+	 * whatever other captures did since; for a capture claimed before it was kept, the
+	 * amount less what other captures took.
 	 * @throws IllegalStateException if the payment has no provider reference (only an
 	 * AUTHORIZED payment is captured, so a broken invariant)
 	 */
@@ -106,6 +107,9 @@ class CaptureCalls extends ProviderOperation<Capture, CaptureOutcome> {
 		String reference = payment.providerReference();
 		if (reference == null) {
 			throw new IllegalStateException("Captured payment " + payment.id() + " has no provider reference");
+		}
+		if (remaining != null) {
+			return capture.captureRequest(reference, remaining);
 		}
 		long capturedByOthers = payment.capturedAmount()
 				- ((capture.status() == CaptureStatus.SUCCEEDED) ? capture.amount().minorUnits() : 0);

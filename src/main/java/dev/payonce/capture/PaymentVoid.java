@@ -24,7 +24,7 @@ import dev.payonce.provider.VoidRequest;
  * A void of a manual payment's authorization: created {@code PENDING} in the claim
  * together with its hold on the payment ({@code void_in_flight}), then moved once to a
  * final status; a {@code SUCCEEDED} void leaves the payment {@code VOIDED}. Never deleted
- * (docs/design.md section 15). Its status reuses {@link CaptureStatus}: the same four.
+ * (docs/design.md section 15).
  */
 @Entity
 @Table(name = "voids")
@@ -40,7 +40,7 @@ public class PaymentVoid extends ProviderResource {
 	private String clientId;
 
 	@Enumerated(EnumType.STRING)
-	private CaptureStatus status;
+	private VoidStatus status;
 
 	@Column(name = "created_at", updatable = false)
 	private Instant createdAt;
@@ -78,7 +78,7 @@ public class PaymentVoid extends ProviderResource {
 		paymentVoid.id = id.value();
 		paymentVoid.paymentId = paymentId.value();
 		paymentVoid.clientId = clientId.value();
-		paymentVoid.status = CaptureStatus.PENDING;
+		paymentVoid.status = VoidStatus.PENDING;
 		paymentVoid.createdAt = now;
 		paymentVoid.updatedAt = now;
 		return paymentVoid;
@@ -105,17 +105,17 @@ public class PaymentVoid extends ProviderResource {
 
 	@Override
 	public boolean pending() {
-		return this.status == CaptureStatus.PENDING;
+		return this.status == VoidStatus.PENDING;
 	}
 
 	@Override
-	protected CaptureStatus currentStatus() {
+	protected VoidStatus currentStatus() {
 		return this.status;
 	}
 
 	@Override
 	protected void moveTo(Outcome outcome, Instant now) {
-		this.status = CaptureStatus.valueOf(outcome.name());
+		this.status = VoidStatus.valueOf(outcome.name());
 		this.updatedAt = now;
 	}
 
@@ -160,7 +160,7 @@ public class PaymentVoid extends ProviderResource {
 		return new ClientId(this.clientId);
 	}
 
-	public CaptureStatus status() {
+	public VoidStatus status() {
 		return this.status;
 	}
 

@@ -16,8 +16,7 @@ import org.jspecify.annotations.Nullable;
 @Schema(name = "Void", description = "A void of a manual payment's authorization. New members may appear.",
 		requiredProperties = { "id", "paymentId", "status", "providerReference", "createdAt" })
 public record VoidReceipt(@Schema(format = "uuid", example = "9b1c7c2a-5b6e-4f80-9a1b-2c3d4e5f6a7b") String id,
-		@Schema(format = "uuid", example = "6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a") String paymentId,
-		CaptureStatus status,
+		@Schema(format = "uuid", example = "6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a") String paymentId, VoidStatus status,
 		@Schema(nullable = true, description = "The provider's id of the void; null while none is known",
 				example = "sim_vd_4944aaaed185a3582503ee4f") @Nullable String providerReference,
 		@Schema(format = "date-time", description = "When the void was created, UTC",

@@ -44,7 +44,7 @@ class VoidTable {
 			.completionUpdate("payments", """
 					void_in_flight = false, status = CASE WHEN ? THEN 'VOIDED' ELSE status END, updated_at = ?""",
 					"id = ? AND void_in_flight",
-					(paymentVoid) -> new Object[] { paymentVoid.status() == CaptureStatus.SUCCEEDED,
+					(paymentVoid) -> new Object[] { paymentVoid.status() == VoidStatus.SUCCEEDED,
 							paymentVoid.updatedAt().atOffset(ZoneOffset.UTC), paymentVoid.paymentId().value() });
 		return EventOutbox.onCompletion(table, (paymentVoid) -> NewEvent.of(paymentVoid.clientId().value(), "void",
 				paymentVoid.status(), paymentVoid.id().value(), json.writeValueAsString(VoidReceipt.of(paymentVoid))));

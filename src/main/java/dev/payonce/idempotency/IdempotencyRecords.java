@@ -61,12 +61,12 @@ class IdempotencyRecords {
 		return this.jdbc
 			.sql("""
 					INSERT INTO idempotency_records
-					    (client_id, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
-					VALUES (:clientId, :key, :operation, :fingerprint, 'IN_PROGRESS',
+					    (scope, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
+					VALUES (:scope, :key, :operation, :fingerprint, 'IN_PROGRESS',
 					        statement_timestamp() + :lease * INTERVAL '1 microsecond', 1, :resourceId, :now)
-					ON CONFLICT (client_id, idempotency_key) DO NOTHING
+					ON CONFLICT (scope, idempotency_key) DO NOTHING
 					""")
-			.param("clientId", request.scope().value())
+			.param("scope", request.scope().value())
 			.param("operation", operation)
 			.param("key", request.key().value())
 			.param("fingerprint", request.fingerprint().sha256Hex())
@@ -108,9 +108,9 @@ class IdempotencyRecords {
 				       CAST(EXTRACT(EPOCH FROM locked_until - statement_timestamp()) * 1000000 AS bigint) AS lease_left,
 				       CAST(EXTRACT(EPOCH FROM expires_at - statement_timestamp()) * 1000000 AS bigint) AS expires_in
 				FROM idempotency_records
-				WHERE client_id = :clientId AND idempotency_key = :key
+				WHERE scope = :scope AND idempotency_key = :key
 				""")
-			.param("clientId", request.scope().value())
+			.param("scope", request.scope().value())
 			.param("key", request.key().value())
 			.query((rs, row) -> record(rs, ""))
 			.optional();
@@ -144,10 +144,10 @@ class IdempotencyRecords {
 		return this.jdbc.sql("""
 				UPDATE idempotency_records
 				SET attempt = attempt + 1, locked_until = statement_timestamp() + :lease * INTERVAL '1 microsecond'
-				WHERE client_id = :clientId AND idempotency_key = :key
+				WHERE scope = :scope AND idempotency_key = :key
 				  AND status = 'IN_PROGRESS' AND attempt = :attempt AND locked_until <= statement_timestamp()
 				""")
-			.param("clientId", request.scope().value())
+			.param("scope", request.scope().value())
 			.param("key", request.key().value())
 			.param("attempt", expiredAttempt)
 			.param("lease", micros(lease))
@@ -166,7 +166,7 @@ class IdempotencyRecords {
 	List<Lease> takeOverStale(String operation, Duration staleAfter, Duration lease, Instant lockedUntil, int limit) {
 		return this.jdbc.sql("""
 				WITH stale AS MATERIALIZED (
-				    SELECT client_id, idempotency_key FROM idempotency_records
+				    SELECT scope, idempotency_key FROM idempotency_records
 				    WHERE status = 'IN_PROGRESS' AND operation = :operation
 				      AND locked_until <= statement_timestamp() - :staleAfter * INTERVAL '1 microsecond'
 				    ORDER BY locked_until
@@ -175,14 +175,14 @@ class IdempotencyRecords {
 				UPDATE idempotency_records r
 				SET attempt = r.attempt + 1, locked_until = statement_timestamp() + :lease * INTERVAL '1 microsecond'
 				FROM stale
-				WHERE r.client_id = stale.client_id AND r.idempotency_key = stale.idempotency_key
-				RETURNING r.client_id, r.operation, r.idempotency_key, r.resource_id, r.attempt
+				WHERE r.scope = stale.scope AND r.idempotency_key = stale.idempotency_key
+				RETURNING r.scope, r.operation, r.idempotency_key, r.resource_id, r.attempt
 				""")
 			.param("operation", operation)
 			.param("staleAfter", micros(staleAfter))
 			.param("lease", micros(lease))
 			.param("limit", limit)
-			.query((rs, row) -> new Lease(new IdempotencyScope(rs.getString("client_id")), rs.getString("operation"),
+			.query((rs, row) -> new Lease(new IdempotencyScope(rs.getString("scope")), rs.getString("operation"),
 					new IdempotencyKey(rs.getString("idempotency_key")), rs.getObject("resource_id", UUID.class),
 					rs.getInt("attempt"), lockedUntil))
 			.list();
@@ -201,15 +201,15 @@ class IdempotencyRecords {
 		return this.jdbc.sql("""
 				UPDATE idempotency_records
 				SET attempt = attempt + 1, locked_until = statement_timestamp() + :lease * INTERVAL '1 microsecond'
-				WHERE resource_id = :resourceId AND client_id = :clientId AND operation = :operation
+				WHERE resource_id = :resourceId AND scope = :scope AND operation = :operation
 				  AND status = 'IN_PROGRESS' AND locked_until <= statement_timestamp()
-				RETURNING client_id, operation, idempotency_key, resource_id, attempt
+				RETURNING scope, operation, idempotency_key, resource_id, attempt
 				""")
 			.param("lease", micros(lease))
 			.param("resourceId", resourceId)
-			.param("clientId", scope.value())
+			.param("scope", scope.value())
 			.param("operation", operation)
-			.query((rs, row) -> new Lease(new IdempotencyScope(rs.getString("client_id")), rs.getString("operation"),
+			.query((rs, row) -> new Lease(new IdempotencyScope(rs.getString("scope")), rs.getString("operation"),
 					new IdempotencyKey(rs.getString("idempotency_key")), rs.getObject("resource_id", UUID.class),
 					rs.getInt("attempt"), lockedUntil))
 			.optional();
@@ -222,9 +222,9 @@ class IdempotencyRecords {
 	boolean deleteIfExpired(ClaimRequest request) {
 		return this.jdbc.sql("""
 				DELETE FROM idempotency_records
-				WHERE client_id = :clientId AND idempotency_key = :key
+				WHERE scope = :scope AND idempotency_key = :key
 				  AND status = 'COMPLETED' AND expires_at <= statement_timestamp()
-				""").param("clientId", request.scope().value()).param("key", request.key().value()).update() == 1;
+				""").param("scope", request.scope().value()).param("key", request.key().value()).update() == 1;
 	}
 
 	/**
@@ -235,11 +235,11 @@ class IdempotencyRecords {
 	boolean lockIfHeld(Lease lease) {
 		return this.jdbc.sql("""
 				SELECT 1 FROM idempotency_records
-				WHERE client_id = :clientId AND idempotency_key = :key
+				WHERE scope = :scope AND idempotency_key = :key
 				  AND %s
 				FOR UPDATE
 				""".formatted(completionFence(":attempt")))
-			.param("clientId", lease.scope().value())
+			.param("scope", lease.scope().value())
 			.param("key", lease.key().value())
 			.param("attempt", lease.attempt())
 			.query(Integer.class)
@@ -257,7 +257,7 @@ class IdempotencyRecords {
 				SET status = 'COMPLETED', locked_until = NULL, response_status = :status,
 				    response_headers = CAST(:headers AS jsonb), response_body = :body, completed_at = :now,
 				    expires_at = statement_timestamp() + :retention * INTERVAL '1 microsecond'
-				WHERE client_id = :clientId AND idempotency_key = :key
+				WHERE scope = :scope AND idempotency_key = :key
 				  AND %s
 				""".formatted(completionFence(":attempt")))
 			.param("status", response.status())
@@ -265,7 +265,7 @@ class IdempotencyRecords {
 			.param("body", response.body())
 			.param("now", utc(now))
 			.param("retention", micros(retention))
-			.param("clientId", lease.scope().value())
+			.param("scope", lease.scope().value())
 			.param("key", lease.key().value())
 			.param("attempt", lease.attempt())
 			.update() == 1;
@@ -330,10 +330,10 @@ class IdempotencyRecords {
 		return this.jdbc.sql("""
 				UPDATE idempotency_records
 				SET locked_until = statement_timestamp()
-				WHERE client_id = :clientId AND idempotency_key = :key
+				WHERE scope = :scope AND idempotency_key = :key
 				  AND status = 'IN_PROGRESS' AND attempt = :attempt
 				""")
-			.param("clientId", lease.scope().value())
+			.param("scope", lease.scope().value())
 			.param("key", lease.key().value())
 			.param("attempt", lease.attempt())
 			.update() == 1;

@@ -35,14 +35,14 @@ class RecordRetention {
 	int deleteExpired(int limit) {
 		return this.jdbc.sql("""
 				WITH expired AS MATERIALIZED (
-				    SELECT client_id, idempotency_key FROM idempotency_records
+				    SELECT scope, idempotency_key FROM idempotency_records
 				    WHERE status = 'COMPLETED' AND expires_at <= statement_timestamp()
 				    ORDER BY expires_at
 				    LIMIT :limit
 				    FOR UPDATE SKIP LOCKED)
 				DELETE FROM idempotency_records r
 				USING expired
-				WHERE r.client_id = expired.client_id AND r.idempotency_key = expired.idempotency_key
+				WHERE r.scope = expired.scope AND r.idempotency_key = expired.idempotency_key
 				  AND r.status = 'COMPLETED'
 				""").param("limit", limit).update();
 	}
@@ -92,7 +92,7 @@ class RecordRetention {
 		return this.jdbc.sql("""
 				SELECT count(*) FROM (
 				    SELECT 1 FROM idempotency_records
-				    WHERE client_id = :scope AND (status = 'IN_PROGRESS' OR expires_at > statement_timestamp())
+				    WHERE scope = :scope AND (status = 'IN_PROGRESS' OR expires_at > statement_timestamp())
 				    LIMIT :limit) live
 				""").param("scope", scope).param("limit", limit).query(Long.class).single();
 	}
@@ -105,7 +105,7 @@ class RecordRetention {
 		return this.jdbc.sql("""
 				SELECT CAST(EXTRACT(EPOCH FROM min(expires_at) - statement_timestamp()) * 1000000 AS bigint)
 				FROM idempotency_records
-				WHERE client_id = :scope AND status = 'COMPLETED' AND expires_at > statement_timestamp()
+				WHERE scope = :scope AND status = 'COMPLETED' AND expires_at > statement_timestamp()
 				""")
 			.param("scope", scope)
 			.query((rs, row) -> IdempotencyRecords.duration(rs.getObject(1, Long.class)))
@@ -116,7 +116,7 @@ class RecordRetention {
 	/** Whether the key has a record, in whatever state. */
 	boolean exists(String scope, IdempotencyKey key) {
 		return this.jdbc.sql("""
-				SELECT EXISTS (SELECT 1 FROM idempotency_records WHERE client_id = :scope AND idempotency_key = :key)
+				SELECT EXISTS (SELECT 1 FROM idempotency_records WHERE scope = :scope AND idempotency_key = :key)
 				""").param("scope", scope).param("key", key.value()).query(Boolean.class).single();
 	}
 

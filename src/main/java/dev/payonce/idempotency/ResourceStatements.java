@@ -23,7 +23,7 @@ final class ResourceStatements<R> {
 			       response_status, response_headers, response_body,
 			       CAST(EXTRACT(EPOCH FROM locked_until - statement_timestamp()) * 1000000 AS bigint) AS lease_left,
 			       CAST(EXTRACT(EPOCH FROM expires_at - statement_timestamp()) * 1000000 AS bigint) AS expires_in
-			FROM idempotency_records WHERE client_id = ? AND idempotency_key = ?""";
+			FROM idempotency_records WHERE scope = ? AND idempotency_key = ?""";
 
 	private final ResourceTable<R> table;
 
@@ -244,10 +244,10 @@ final class ResourceStatements<R> {
 			.append("),\n")
 			.append("""
 					claimed AS (INSERT INTO idempotency_records
-					    (client_id, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
+					    (scope, idempotency_key, operation, request_fingerprint, status, locked_until, attempt, resource_id, created_at)
 					    SELECT ?, ?, ?, ?, 'IN_PROGRESS', statement_timestamp() + ? * INTERVAL '1 microsecond', 1, ?, ?
 					    FROM guard WHERE %s AND NOT EXISTS (SELECT 1 FROM existing)
-					    ON CONFLICT (client_id, idempotency_key) DO NOTHING
+					    ON CONFLICT (scope, idempotency_key) DO NOTHING
 					    RETURNING resource_id),
 					"""
 				.formatted(passed));
@@ -303,7 +303,7 @@ final class ResourceStatements<R> {
 	private String completionStatement(String fence) {
 		StringBuilder sql = new StringBuilder("""
 				WITH held AS (SELECT 1 FROM idempotency_records
-				    WHERE client_id = ? AND idempotency_key = ? AND %s
+				    WHERE scope = ? AND idempotency_key = ? AND %s
 				    FOR UPDATE),
 				w0 AS (UPDATE %s SET %s WHERE %s = ? AND %s = ? AND EXISTS (SELECT 1 FROM held) RETURNING 1)"""
 			.formatted(fence, this.table.table(), assignments(), this.table.id().name(), this.table.version().name()));
@@ -325,7 +325,7 @@ final class ResourceStatements<R> {
 				    SET status = 'COMPLETED', locked_until = NULL, response_status = ?,
 				        response_headers = CAST(? AS jsonb), response_body = ?, completed_at = ?,
 				        expires_at = statement_timestamp() + ? * INTERVAL '1 microsecond'
-				    WHERE client_id = ? AND idempotency_key = ? AND %s
+				    WHERE scope = ? AND idempotency_key = ? AND %s
 				      AND EXISTS (SELECT 1 FROM %s) RETURNING 1)""".formatted(fence, last));
 		CompletionInsert<R> inserted = this.third;
 		if (inserted != null) {

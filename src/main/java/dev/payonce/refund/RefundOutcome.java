@@ -41,7 +41,9 @@ public sealed interface RefundOutcome {
 	}
 
 	/**
-	 * The payment is not SUCCEEDED, so it has no settled charge to refund.
+	 * The payment has no captured money to refund: it is neither SUCCEEDED nor a manual
+	 * payment with captures (AUTHORIZED, or VOIDED after them; docs/design.md section
+	 * 15).
 	 *
 	 * @param status the payment's status
 	 */

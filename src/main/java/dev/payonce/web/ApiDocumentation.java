@@ -44,10 +44,12 @@ import dev.payonce.web.edge.BodySizeFilter;
  * To document a new operation (refunds, say): put {@code @Operation} with a stable
  * {@code operationId} and its own statuses (with problem examples) on the module's
  * {@code *Operations} interface, which its controller implements; this class adds the
- * shared problems. New problem members go in {@link #problemSchema()}. Then list the
- * operation's statuses in {@code ApiDocumentationIntegrationTests.STATUSES} and copy the
- * served document over {@code docs/openapi.json} (the test writes it to
- * {@code target/openapi.json}).
+ * shared problems, and an operation that moves money gets the Idempotency-Key header and
+ * the problems keyed operations share from the payments API's
+ * {@code KeyedOperationDocumentation}. New problem members go in
+ * {@link #problemSchema()}. Then list the operation's statuses in
+ * {@code ApiDocumentationIntegrationTests.STATUSES} and copy the served document over
+ * {@code docs/openapi.json} (the test writes it to {@code target/openapi.json}).
  */
 @Configuration(proxyBeanMethods = false)
 public class ApiDocumentation {
@@ -163,6 +165,22 @@ public class ApiDocumentation {
 	}
 
 	private static ApiResponse add(ApiResponses responses, String status, String description, ProblemDetail problem) {
+		String slug = String.valueOf(problem.getType()).substring(ProblemTypes.BASE.length());
+		problemExamples(responses, status, description).computeIfAbsent(slug,
+				(name) -> new Example().value(Problems.members(problem)));
+		return responses.get(status);
+	}
+
+	/**
+	 * The examples of a status's {@code application/problem+json} answer, to add to: the
+	 * response is made with the description when the operation documents none, and a
+	 * status the operation documents keeps its own description.
+	 * @param responses the operation's responses
+	 * @param status the HTTP status, e.g. {@code "409"}
+	 * @param description the status's description if the operation has none
+	 * @return the examples by name, never {@code null}
+	 */
+	public static Map<String, Example> problemExamples(ApiResponses responses, String status, String description) {
 		ApiResponse response = responses.computeIfAbsent(status, (code) -> new ApiResponse().description(description));
 		if (response.getContent() == null) {
 			response.setContent(new Content());
@@ -171,9 +189,7 @@ public class ApiDocumentation {
 		if (media.getExamples() == null) {
 			media.setExamples(new LinkedHashMap<>());
 		}
-		String slug = String.valueOf(problem.getType()).substring(ProblemTypes.BASE.length());
-		media.getExamples().computeIfAbsent(slug, (name) -> new Example().value(Problems.members(problem)));
-		return response;
+		return media.getExamples();
 	}
 
 	private static void problemSchema(ApiResponse response) {

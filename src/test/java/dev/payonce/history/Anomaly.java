@@ -28,8 +28,25 @@ public record Anomaly(Kind kind, String key, String detail) {
 		/** A payment was refunded more than it was paid. */
 		REFUND_ABOVE_PAID,
 
-		/** A key's record is still in progress at the end. */
-		KEY_IN_PROGRESS
+		/** A key's record is still in progress at the end: a stuck record. */
+		KEY_IN_PROGRESS,
+
+		/**
+		 * A capture's key has more than one provider capture (docs/design.md section 15).
+		 */
+		DOUBLE_CAPTURE,
+
+		/** The provider captured more of a manual payment than it authorized. */
+		OVER_CAPTURE,
+
+		/** The provider captured a manual payment after it voided the authorization. */
+		CAPTURE_AFTER_VOID,
+
+		/**
+		 * A payment still holds a capture reservation or a void at the end: a stuck hold,
+		 * which refuses every later capture or void of it.
+		 */
+		HOLD_LEFT
 
 	}
 

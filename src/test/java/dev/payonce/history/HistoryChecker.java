@@ -2,6 +2,7 @@ package dev.payonce.history;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,12 @@ import java.util.TreeSet;
  * than once;</li>
  * <li>refunds above the paid amount (docs/design.md section 8);</li>
  * <li>a key whose record is still in progress (docs/design.md section 4: no key
- * stuck).</li>
+ * stuck);</li>
+ * <li>for captures and voids (docs/design.md section 15): a capture's key with more than
+ * one provider capture (a double capture, named instead of the charge rules' "not exactly
+ * one"), a payment the provider captured above its authorized amount, a provider capture
+ * of a payment after its void, and a payment still holding a capture reservation or a
+ * void at the end.</li>
  * </ul>
  * Keys of the end state that no operation named are checked too: a charge nobody asked
  * for would otherwise go unseen.
@@ -54,8 +60,8 @@ public final class HistoryChecker {
 
 	/**
 	 * Checks a soak's history as {@link #check} does and prints its closing line: the
-	 * history's size, by type, and the anomalies found (their kinds and keys; never a
-	 * body).
+	 * history's size, by type, the anomalies found counted by kind (every kind, so a zero
+	 * is a figure too), and each named with its key (never a body).
 	 * @param soak the soak's name, for the line
 	 * @param history the operations the clients saw
 	 * @param ends what the ledger and the database hold for each key at the end
@@ -76,21 +82,30 @@ public final class HistoryChecker {
 	 */
 	public static List<Anomaly> report(String soak, History history, Map<String, KeyOutcome> ends, PrintStream out) {
 		List<Anomaly> anomalies = check(history, ends);
-		Map<Operation.Type, Long> types = new java.util.EnumMap<>(Operation.Type.class);
+		Map<Operation.Type, Long> types = new EnumMap<>(Operation.Type.class);
 		Set<String> keys = new TreeSet<>(ends.keySet());
 		history.operations().forEach((operation) -> {
 			types.merge(operation.type(), 1L, Long::sum);
 			keys.add(operation.key());
 		});
-		out.printf("History %s: %d operations %s over %d keys, %d anomalies%s%n", soak, history.size(), types,
-				keys.size(), anomalies.size(), anomalies.isEmpty() ? "" : " " + anomalies);
+		Map<Anomaly.Kind, Long> kinds = new EnumMap<>(Anomaly.Kind.class);
+		for (Anomaly.Kind kind : Anomaly.Kind.values()) {
+			kinds.put(kind, anomalies.stream().filter((anomaly) -> anomaly.kind() == kind).count());
+		}
+		out.printf("History %s: %d operations %s over %d keys, %d anomalies %s%s%n", soak, history.size(), types,
+				keys.size(), anomalies.size(), kinds, anomalies.isEmpty() ? "" : " " + anomalies);
 		return anomalies;
 	}
 
 	private static void check(String key, List<Operation> operations, KeyOutcome end, List<Anomaly> anomalies) {
 		boolean succeeded = operations.stream().anyMatch((operation) -> operation.type() == Operation.Type.OK);
 		boolean refused = operations.stream().anyMatch((operation) -> operation.type() == Operation.Type.FAIL);
-		if (succeeded && end.charges() != 1) {
+		KeyOutcome.Holds holds = end.holds();
+		if (holds.capture() && end.charges() > 1) {
+			anomalies
+				.add(new Anomaly(Anomaly.Kind.DOUBLE_CAPTURE, key, end.charges() + " provider captures under one key"));
+		}
+		if (succeeded && end.charges() != 1 && !(holds.capture() && end.charges() > 1)) {
 			anomalies.add(new Anomaly(Anomaly.Kind.SUCCESS_WITHOUT_ONE_CHARGE, key,
 					"answered with a success, charged " + end.charges() + " times"));
 		}
@@ -98,7 +113,7 @@ public final class HistoryChecker {
 			anomalies.add(new Anomaly(Anomaly.Kind.CHARGE_AFTER_DEFINITE_FAILURE, key,
 					"answered with a definite refusal, charged " + end.charges() + " times"));
 		}
-		if (!succeeded && !refused && end.charges() > 1) {
+		if (!succeeded && !refused && end.charges() > 1 && !holds.capture()) {
 			anomalies.add(new Anomaly(Anomaly.Kind.UNKNOWN_CHARGED_TWICE, key,
 					"every answer unknown, charged " + end.charges() + " times"));
 		}
@@ -120,6 +135,17 @@ public final class HistoryChecker {
 		}
 		if (end.inProgress()) {
 			anomalies.add(new Anomaly(Anomaly.Kind.KEY_IN_PROGRESS, key, "record still IN_PROGRESS"));
+		}
+		if (holds.captured() > end.paid()) {
+			anomalies.add(new Anomaly(Anomaly.Kind.OVER_CAPTURE, key,
+					"captured " + holds.captured() + " of " + end.paid() + " minor units authorized"));
+		}
+		if (holds.capturesAfterVoid() > 0) {
+			anomalies.add(new Anomaly(Anomaly.Kind.CAPTURE_AFTER_VOID, key,
+					holds.capturesAfterVoid() + " provider captures after the void"));
+		}
+		if (holds.held()) {
+			anomalies.add(new Anomaly(Anomaly.Kind.HOLD_LEFT, key, "payment still holds a capture or a void"));
 		}
 	}
 

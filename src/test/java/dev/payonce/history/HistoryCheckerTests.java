@@ -11,6 +11,10 @@ class HistoryCheckerTests {
 
 	private static final String RECEIPT = "{\"id\":\"p-1\",\"status\":\"SUCCEEDED\"}";
 
+	private static final String CAPTURE = "{\"id\":\"c-1\",\"status\":\"SUCCEEDED\"}";
+
+	private static final String VOID = "{\"id\":\"v-1\",\"status\":\"SUCCEEDED\"}";
+
 	private static final String DECLINED = "{\"type\":\"https://payonce.dev/problems/payment-declined\"}";
 
 	@Test
@@ -125,6 +129,86 @@ class HistoryCheckerTests {
 
 		assertThat(kinds(history, Map.of("k", new KeyOutcome(0, 0, 0, true))))
 			.containsExactly(Anomaly.Kind.KEY_IN_PROGRESS);
+	}
+
+	@Test
+	void passesACleanHistoryOfCapturesAndAVoid() {
+		History history = new History();
+		history.ok("pay", 201, RECEIPT);
+		history.info("capture-1", 503);
+		history.ok("capture-1", 201, CAPTURE);
+		history.ok("capture-1", 201, CAPTURE);
+		history.info("capture-2", 409);
+		history.ok("void", 200, VOID);
+		history.ok("void", 200, VOID);
+
+		List<Anomaly> anomalies = HistoryChecker.check(history,
+				Map.of("pay", new KeyOutcome(1, 1000, 0, false, new KeyOutcome.Holds(false, 600, 0, false)),
+						"capture-1", new KeyOutcome(1, 0, 0, false, KeyOutcome.Holds.CAPTURE), "capture-2",
+						new KeyOutcome(0, 0, 0, false, KeyOutcome.Holds.CAPTURE), "void",
+						new KeyOutcome(1, 0, 0, false)));
+
+		assertThat(anomalies).isEmpty();
+	}
+
+	@Test
+	void namesTwoProviderCapturesUnderOneCaptureKey() {
+		History history = new History();
+		history.ok("answered", 201, CAPTURE);
+		history.info("unknown", 503);
+
+		assertThat(HistoryChecker.check(history,
+				Map.of("answered", new KeyOutcome(2, 0, 0, false, KeyOutcome.Holds.CAPTURE), "unknown",
+						new KeyOutcome(2, 0, 0, false, KeyOutcome.Holds.CAPTURE))))
+			.extracting(Anomaly::kind)
+			.containsExactly(Anomaly.Kind.DOUBLE_CAPTURE, Anomaly.Kind.DOUBLE_CAPTURE);
+	}
+
+	@Test
+	void namesACaptureAboveTheAuthorizedAmount() {
+		History history = new History();
+		history.ok("k", 201, RECEIPT);
+
+		assertThat(kinds(history,
+				Map.of("k", new KeyOutcome(1, 1000, 0, false, new KeyOutcome.Holds(false, 1001, 0, false)))))
+			.containsExactly(Anomaly.Kind.OVER_CAPTURE);
+	}
+
+	@Test
+	void namesACaptureAfterTheVoid() {
+		History history = new History();
+		history.ok("k", 201, RECEIPT);
+
+		assertThat(kinds(history,
+				Map.of("k", new KeyOutcome(1, 1000, 0, false, new KeyOutcome.Holds(false, 400, 1, false)))))
+			.containsExactly(Anomaly.Kind.CAPTURE_AFTER_VOID);
+	}
+
+	@Test
+	void namesAStuckCaptureRecordAndAPaymentLeftHeld() {
+		History history = new History();
+		history.ok("pay", 201, RECEIPT);
+		history.info("capture", 503);
+
+		assertThat(kinds(history,
+				Map.of("pay", new KeyOutcome(1, 1000, 0, false, new KeyOutcome.Holds(false, 0, 0, true)), "capture",
+						new KeyOutcome(0, 0, 0, true, KeyOutcome.Holds.CAPTURE))))
+			.containsExactly(Anomaly.Kind.KEY_IN_PROGRESS, Anomaly.Kind.HOLD_LEFT);
+	}
+
+	@Test
+	void theClosingLineCountsEveryKindOfAnomaly() {
+		History history = new History();
+		history.ok("capture", 201, CAPTURE);
+		java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+
+		List<Anomaly> anomalies = HistoryChecker.report("test", history,
+				Map.of("capture", new KeyOutcome(2, 0, 0, false, KeyOutcome.Holds.CAPTURE)),
+				new java.io.PrintStream(line, true, java.nio.charset.StandardCharsets.UTF_8));
+
+		assertThat(anomalies).extracting(Anomaly::kind).containsExactly(Anomaly.Kind.DOUBLE_CAPTURE);
+		assertThat(line.toString(java.nio.charset.StandardCharsets.UTF_8)).contains("1 anomalies")
+			.contains("DOUBLE_CAPTURE=1", "OVER_CAPTURE=0", "CAPTURE_AFTER_VOID=0", "KEY_IN_PROGRESS=0", "HOLD_LEFT=0");
 	}
 
 	@Test

@@ -59,7 +59,10 @@ public record Operation(long index, String key, Type type, int status, @Nullable
 	/** What the client learned from an operation. */
 	public enum Type {
 
-		/** A final success: the operation happened (for a payment, {@code 201}). */
+		/**
+		 * A final success: the operation happened (for a payment, {@code 201}; for a
+		 * void, {@code 200}).
+		 */
 		OK,
 
 		/**
@@ -78,17 +81,18 @@ public record Operation(long index, String key, Type type, int status, @Nullable
 		INFO;
 
 		/**
-		 * What an HTTP answer of Payonce's payments and refunds tells its client, by its
-		 * status: {@code 201} a success, {@code 402} a definite refusal (a stored decline
-		 * or failure, docs/design.md section 2), anything else unknown ({@code 409} in
-		 * progress, {@code 503}, a refusal stored under no key, {@code 0} for no answer).
-		 * Every soak classifies its answers by this rule, in the JVM or from a file.
+		 * What an HTTP answer of Payonce's payments, refunds, captures and voids tells
+		 * its client, by its status: {@code 201} a success ({@code 200} for a void),
+		 * {@code 402} a definite refusal (a stored decline or failure, docs/design.md
+		 * section 2), anything else unknown ({@code 409} in progress, {@code 503}, a
+		 * refusal stored under no key, {@code 0} for no answer). Every soak classifies
+		 * its answers by this rule, in the JVM or from a file.
 		 * @param status the HTTP status, or 0 when no answer came
 		 * @return the type of the operation
 		 */
 		public static Type of(int status) {
 			return switch (status) {
-				case 201 -> OK;
+				case 200, 201 -> OK;
 				case 402 -> FAIL;
 				default -> INFO;
 			};

@@ -340,8 +340,7 @@ class IdempotencyEngineIntegrationTests {
 	}
 
 	private String storedBody(String key) {
-		return this.jdbc
-			.sql("SELECT response_body FROM idempotency_records WHERE client_id = ? AND idempotency_key = ?")
+		return this.jdbc.sql("SELECT response_body FROM idempotency_records WHERE scope = ? AND idempotency_key = ?")
 			.params(this.scope.value(), key)
 			.query(String.class)
 			.single();
@@ -492,7 +491,7 @@ class IdempotencyEngineIntegrationTests {
 				.submit(() -> this.engine.execute(operation, request("held-elsewhere", "a")));
 			assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
 			UUID resourceId = this.jdbc
-				.sql("SELECT resource_id FROM idempotency_records WHERE client_id = ? AND idempotency_key = ?")
+				.sql("SELECT resource_id FROM idempotency_records WHERE scope = ? AND idempotency_key = ?")
 				.params(this.scope.value(), "held-elsewhere")
 				.query(UUID.class)
 				.single();
@@ -607,7 +606,7 @@ class IdempotencyEngineIntegrationTests {
 		assertThat(this.jdbc
 			.sql("""
 					SELECT count(*) FROM idempotency_records
-					WHERE client_id = ? AND operation = ? AND status = 'IN_PROGRESS' AND attempt = 2 AND locked_until <= now()""")
+					WHERE scope = ? AND operation = ? AND status = 'IN_PROGRESS' AND attempt = 2 AND locked_until <= now()""")
 			.params(this.scope.value(), name)
 			.query(Long.class)
 			.single()).isEqualTo(2);
@@ -634,7 +633,7 @@ class IdempotencyEngineIntegrationTests {
 
 		assertThat(status("gauge")).isEqualTo("IN_PROGRESS");
 		assertThat(oldest).isGreaterThanOrEqualTo(Duration.ofMinutes(2).toSeconds());
-		this.jdbc.sql("DELETE FROM idempotency_records WHERE client_id = ?").param(this.scope.value()).update();
+		this.jdbc.sql("DELETE FROM idempotency_records WHERE scope = ?").param(this.scope.value()).update();
 	}
 
 	@Test
@@ -765,7 +764,7 @@ class IdempotencyEngineIntegrationTests {
 		assertThat(records("storm")).isOne();
 		assertThat(this.jdbc
 			.sql("SELECT count(*) FROM engine_test_resources r JOIN idempotency_records i "
-					+ "ON i.resource_id = r.id WHERE i.client_id = ? AND i.idempotency_key = ?")
+					+ "ON i.resource_id = r.id WHERE i.scope = ? AND i.idempotency_key = ?")
 			.params(this.scope.value(), "storm")
 			.query(Long.class)
 			.single()).isOne();
@@ -1260,21 +1259,21 @@ class IdempotencyEngineIntegrationTests {
 	}
 
 	private long records(String key) {
-		return this.jdbc.sql("SELECT count(*) FROM idempotency_records WHERE client_id = ? AND idempotency_key = ?")
+		return this.jdbc.sql("SELECT count(*) FROM idempotency_records WHERE scope = ? AND idempotency_key = ?")
 			.params(this.scope.value(), key)
 			.query(Long.class)
 			.single();
 	}
 
 	private int attempt(String key) {
-		return this.jdbc.sql("SELECT attempt FROM idempotency_records WHERE client_id = ? AND idempotency_key = ?")
+		return this.jdbc.sql("SELECT attempt FROM idempotency_records WHERE scope = ? AND idempotency_key = ?")
 			.params(this.scope.value(), key)
 			.query(Integer.class)
 			.single();
 	}
 
 	private String status(String key) {
-		return this.jdbc.sql("SELECT status FROM idempotency_records WHERE client_id = ? AND idempotency_key = ?")
+		return this.jdbc.sql("SELECT status FROM idempotency_records WHERE scope = ? AND idempotency_key = ?")
 			.params(this.scope.value(), key)
 			.query(String.class)
 			.single();
@@ -1291,7 +1290,7 @@ class IdempotencyEngineIntegrationTests {
 		return this.jdbc.sql("""
 				SELECT count(*) FROM engine_test_resources r
 				JOIN idempotency_records i ON i.resource_id = r.id
-				WHERE i.client_id = ? AND r.operation = ? AND r.state = ?""")
+				WHERE i.scope = ? AND r.operation = ? AND r.state = ?""")
 			.params(this.scope.value(), operation, state)
 			.query(Long.class)
 			.single();

@@ -116,9 +116,9 @@ class RetentionIntegrationTests {
 
 	@Test
 	void twoConcurrentCleanupsDeleteEachExpiredRecordOnce() throws Exception {
-		String client = "retention-" + UUID.randomUUID().toString().substring(0, 8);
+		String scope = "retention-" + UUID.randomUUID().toString().substring(0, 8);
 		int rows = 1_000;
-		insertExpired(client, rows);
+		insertExpired(scope, rows);
 		long expiredBefore = this.jdbc.sql("""
 				SELECT count(*) FROM idempotency_records WHERE status = 'COMPLETED' AND expires_at <= now()""")
 			.query(Long.class)
@@ -139,8 +139,8 @@ class RetentionIntegrationTests {
 			long second = runs.get(1).get(60, TimeUnit.SECONDS);
 
 			assertThat(first + second).isEqualTo(expiredBefore);
-			assertThat(this.jdbc.sql("SELECT count(*) FROM idempotency_records WHERE client_id = ?")
-				.param(client)
+			assertThat(this.jdbc.sql("SELECT count(*) FROM idempotency_records WHERE scope = ?")
+				.param(scope)
 				.query(Long.class)
 				.single()).isZero();
 		}
@@ -151,20 +151,20 @@ class RetentionIntegrationTests {
 
 	@Test
 	void aRunAskedToStopFinishesItsBatchAndStartsNoOther(CapturedOutput output) {
-		String client = "retention-stop-" + UUID.randomUUID().toString().substring(0, 8);
-		insertExpired(client, 200);
+		String scope = "retention-stop-" + UUID.randomUUID().toString().substring(0, 8);
+		insertExpired(scope, 200);
 		AtomicInteger asked = new AtomicInteger();
 
 		long deleted = this.cleanup.deleteExpired(() -> asked.getAndIncrement() > 0);
 
 		assertThat(deleted).isEqualTo(50);
 		assertThat(asked).hasValue(2);
-		assertThat(this.jdbc.sql("SELECT count(*) FROM idempotency_records WHERE client_id = ?")
-			.param(client)
+		assertThat(this.jdbc.sql("SELECT count(*) FROM idempotency_records WHERE scope = ?")
+			.param(scope)
 			.query(Long.class)
 			.single()).isGreaterThanOrEqualTo(150);
 		assertThat(output).contains("Retention stopped for shutdown between batches");
-		this.jdbc.sql("DELETE FROM idempotency_records WHERE client_id = ?").param(client).update();
+		this.jdbc.sql("DELETE FROM idempotency_records WHERE scope = ?").param(scope).update();
 	}
 
 	@Test
@@ -190,15 +190,15 @@ class RetentionIntegrationTests {
 	 * Inserts completed records that expired a minute ago by the database's clock, the
 	 * one retention reads (docs/design.md section 4, "One clock for leases").
 	 */
-	private void insertExpired(String client, int rows) {
+	private void insertExpired(String scope, int rows) {
 		this.jdbc
 			.sql("""
-					INSERT INTO idempotency_records (client_id, idempotency_key, operation, request_fingerprint, status, attempt,
+					INSERT INTO idempotency_records (scope, idempotency_key, operation, request_fingerprint, status, attempt,
 					    resource_id, response_status, response_headers, response_body, created_at, completed_at, expires_at)
 					SELECT ?, 'k-' || n, 'payment', repeat('0', 64), 'COMPLETED', 1, gen_random_uuid(), 201, '{}', '{}',
 					       now() - INTERVAL '1 minute', now() - INTERVAL '1 minute', now() - INTERVAL '1 minute'
 					FROM generate_series(1, ?) AS n""")
-			.param(client)
+			.param(scope)
 			.param(rows)
 			.update();
 	}

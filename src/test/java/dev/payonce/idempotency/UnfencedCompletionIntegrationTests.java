@@ -132,7 +132,7 @@ class UnfencedCompletionIntegrationTests {
 		this.jdbc.sql("""
 				SELECT r.idempotency_key, r.status = 'IN_PROGRESS' AS in_progress, t.finishes
 				FROM idempotency_records r JOIN engine_test_resources t ON t.id = r.resource_id
-				WHERE r.client_id = ?""")
+				WHERE r.scope = ?""")
 			.param(scope.value())
 			.query((row, n) -> outcomes.put(row.getString("idempotency_key"),
 					new KeyOutcome(row.getLong("finishes"), 0, 0, row.getBoolean("in_progress"))))

@@ -200,7 +200,7 @@ class ClockSkewIntegrationTests {
 			.params(paymentId, command.clientId().value(), key, command.paymentMethod())
 			.update();
 		this.jdbc.sql("""
-				INSERT INTO idempotency_records (client_id, idempotency_key, operation, request_fingerprint, status,
+				INSERT INTO idempotency_records (scope, idempotency_key, operation, request_fingerprint, status,
 				    locked_until, attempt, resource_id, created_at)
 				VALUES (?, ?, 'payment', ?, 'IN_PROGRESS', now() - INTERVAL '1 second', 1, ?, now())""")
 			.params(command.clientId().value(), key, command.fingerprint().sha256Hex(), paymentId)

@@ -41,12 +41,15 @@ import static org.awaitility.Awaitility.await;
 import dev.payonce.payment.web.PaymentsApi;
 
 /**
- * docs/design.md section 6: provider timeouts, refusals and declines at every step make
- * no double charge, no lost payment and no key stuck past its lease; then the same faults
- * on a mix of refunds and payment replays make no double refund and no over-refund. 2,400
- * payment requests over 240 keys from 16 threads, with every simulator fault on at 10-15
+ * docs/design.md sections 6 and 15: provider timeouts, refusals and declines at every
+ * step make no double charge, no lost payment and no key stuck past its lease; then the
+ * same faults on a mix of refunds and payment replays make no double refund and no
+ * over-refund; then, on manual payments, on captures racing each other and voids, no
+ * double capture, no over-capture, no capture after a void and no hold left. 2,400
+ * payment requests over 400 keys from 16 threads, with every simulator fault on at 10-15
  * %, declines on a fifth of the keys, the reconciler running every 200 ms, and clients
- * that retry on 409 and 503 until they get a final answer.
+ * that retry on 409 and 503 until they get a final answer. Every exchange of the three
+ * phases is one history, checked at the end by {@link HistoryChecker}.
  */
 @Tag("system")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -72,6 +75,10 @@ class FaultSoakIntegrationTests {
 	static final int REFUNDED_PAYMENTS = 160;
 
 	static final int REQUESTS_PER_REFUND_KEY = 2;
+
+	static final int MANUAL_PAYMENTS = 120;
+
+	static final int REQUESTS_PER_HOLD_KEY = 2;
 
 	@LocalServerPort
 	int port;
@@ -150,6 +157,12 @@ class FaultSoakIntegrationTests {
 				charges);
 
 		refundPhase(run, keys, finals);
+		holdPhase(run);
+		assertThat(HistoryChecker.report("fault soak " + run, this.history,
+				new KeyRecords(this.jdbc).outcomes(new SimulatorLedger(this.jdbc), "soak-" + run + "-%",
+						"soak-refund-" + run + "-%", "soak-hold-" + run + "-%")))
+			.as("anomalies of the clients' history against the ledger and the database")
+			.isEmpty();
 	}
 
 	/**
@@ -229,10 +242,101 @@ class FaultSoakIntegrationTests {
 						+ "%d provider refunds, 0 duplicates, 0 over-refunds%n",
 				requests.size(), refundKeys.size(), statuses.values().stream().mapToLong(AtomicLong::get).sum(),
 				statuses, problems, providerRefunds);
-		assertThat(HistoryChecker.report("fault soak " + run, this.history,
-				new KeyRecords(this.jdbc).outcomes(new SimulatorLedger(this.jdbc), "soak-" + run + "-%", refunded)))
-			.as("anomalies of the clients' history against the ledger and the database")
-			.isEmpty();
+	}
+
+	/**
+	 * The same faults on manual payments (docs/design.md section 15):
+	 * {@value #MANUAL_PAYMENTS} are authorized, each key sent
+	 * {@value #REQUESTS_PER_HOLD_KEY} times; then each authorized one gets three capture
+	 * keys of two fifths of its amount (so at most two fit), and every second one a void
+	 * key too, each key sent {@value #REQUESTS_PER_HOLD_KEY} times, all shuffled
+	 * together. Every stored answer is replayed unchanged, nothing is left in progress or
+	 * held, and each payment's captured amount and status agree with the provider's
+	 * captures and void; the history check at the end names any double capture,
+	 * over-capture, capture after a void or stuck record.
+	 */
+	private void holdPhase(String run) throws Exception {
+		String prefix = "soak-hold-" + run + "-";
+		List<SoakRequest> authorizations = new ArrayList<>();
+		List<SoakAuthorization> manual = new ArrayList<>();
+		for (int i = 0; i < MANUAL_PAYMENTS; i++) {
+			SoakAuthorization payment = new SoakAuthorization(prefix + "pay-" + i, "order-hold-" + run + "-" + i,
+					1000 + i);
+			manual.add(payment);
+			authorizations.addAll(Collections.nCopies(REQUESTS_PER_HOLD_KEY, payment));
+		}
+		Collections.shuffle(authorizations, new Random(44));
+		Map<String, List<Reply>> authorized = new ConcurrentHashMap<>();
+		Map<Integer, AtomicLong> statuses = new ConcurrentHashMap<>();
+		Map<String, AtomicLong> problems = new ConcurrentHashMap<>();
+		List<String> unfinished = drive(new PaymentsApi(this.port), new ConcurrentLinkedQueue<>(authorizations),
+				authorized, statuses, problems);
+		assertThat(unfinished).isEmpty();
+
+		List<SoakRequest> requests = new ArrayList<>();
+		List<SoakRequest> holdKeys = new ArrayList<>();
+		for (int i = 0; i < MANUAL_PAYMENTS; i++) {
+			SoakAuthorization payment = manual.get(i);
+			Reply first = authorized.get(payment.key()).get(0);
+			if (first.status() != 201) {
+				continue;
+			}
+			assertThat(first.field("status")).isEqualTo("AUTHORIZED");
+			String paymentId = first.field("id");
+			for (int c = 0; c < 3; c++) {
+				holdKeys.add(new SoakCapture(prefix + "capture-" + i + "-" + c, paymentId, payment.amount() * 2 / 5));
+			}
+			if (i % 2 == 0) {
+				holdKeys.add(new SoakVoid(prefix + "void-" + i, paymentId));
+			}
+		}
+		holdKeys.forEach((key) -> requests.addAll(Collections.nCopies(REQUESTS_PER_HOLD_KEY, key)));
+		Collections.shuffle(requests, new Random(45));
+		Map<String, List<Reply>> finals = new ConcurrentHashMap<>();
+
+		unfinished = drive(new PaymentsApi(this.port), new ConcurrentLinkedQueue<>(requests), finals, statuses,
+				problems);
+		await().atMost(Duration.ofSeconds(60)).until(() -> count("""
+				SELECT count(*) FROM idempotency_records
+				WHERE idempotency_key LIKE ? AND status = 'IN_PROGRESS'""", prefix + "%") == 0);
+
+		assertThat(unfinished).isEmpty();
+		for (SoakRequest key : holdKeys) {
+			List<Reply> stored = finals.get(key.key()).stream().filter((reply) -> reply.status() != 409).toList();
+			assertThat(stored).allSatisfy((reply) -> {
+				assertThat(reply.status()).isIn(200, 201, 402);
+				assertThat(reply.body()).isEqualTo(stored.get(0).body());
+			});
+		}
+		String orders = "order-hold-" + run + "-%";
+		assertThat(
+				count("""
+						SELECT count(*) FROM payments p
+						LEFT JOIN (SELECT charge_reference, sum(amount) AS total FROM simulated_provider_captures
+						           WHERE outcome = 'SUCCEEDED' GROUP BY charge_reference) k ON k.charge_reference = p.provider_reference
+						LEFT JOIN simulated_provider_voids v ON v.charge_reference = p.provider_reference AND v.outcome = 'SUCCEEDED'
+						WHERE p.order_id LIKE ?
+						  AND (COALESCE(k.total, 0) <> p.captured_amount OR p.captures_in_flight <> 0 OR p.void_in_flight
+						       OR (p.status = 'VOIDED') <> (v.provider_reference IS NOT NULL))""",
+						orders))
+			.as("payments whose captured amount or void disagrees with the provider's ledger, or still held")
+			.isZero();
+		long providerCaptures = count(
+				"""
+						SELECT count(*) FROM simulated_provider_captures k JOIN payments p ON k.charge_reference = p.provider_reference
+						WHERE p.order_id LIKE ? AND k.outcome = 'SUCCEEDED'""",
+				orders);
+		long providerVoids = count(
+				"""
+						SELECT count(*) FROM simulated_provider_voids v JOIN payments p ON v.charge_reference = p.provider_reference
+						WHERE p.order_id LIKE ? AND v.outcome = 'SUCCEEDED'""",
+				orders);
+		System.out.printf(
+				"Soak captures: %d logical requests (%d manual payments, %d capture and void keys), "
+						+ "%d HTTP requests by status %s, problems %s, %d provider captures, %d provider voids%n",
+				authorizations.size() + requests.size(), MANUAL_PAYMENTS, holdKeys.size(),
+				statuses.values().stream().mapToLong(AtomicLong::get).sum(), statuses, problems, providerCaptures,
+				providerVoids);
 	}
 
 	/**
@@ -287,8 +391,9 @@ class FaultSoakIntegrationTests {
 	}
 
 	/**
-	 * 409 in progress and 503 are answered "retry"; a refused refund (409
-	 * refund-exceeds-refundable) is final.
+	 * 409 in progress and 503 are answered "retry"; a refused refund, capture or void
+	 * (409 refund-exceeds-refundable, capture-exceeds-capturable, payment-not-capturable,
+	 * payment-not-voidable), stored under no key, is final for the client.
 	 */
 	private static boolean retryable(Reply reply) {
 		return reply.status() == 503
@@ -319,6 +424,38 @@ class FaultSoakIntegrationTests {
 			return """
 					{"orderId":"%s","amount":%d,"currency":"ILS","paymentMethod":"%s"}""".formatted(this.orderId,
 					this.amount, this.declines ? "pm_card_chargeDeclined" : "pm_card_visa");
+		}
+
+	}
+
+	/** A manual payment: authorized only, captured later. */
+	record SoakAuthorization(String key, String orderId, long amount) implements SoakRequest {
+
+		@Override
+		public Reply send(PaymentsApi api) {
+			return api.pay(this.key, """
+					{"orderId":"%s","amount":%d,"currency":"ILS","capture":"manual"}""".formatted(this.orderId,
+					this.amount));
+		}
+
+	}
+
+	/** A capture of two fifths of a manual payment; three keys per payment. */
+	record SoakCapture(String key, String paymentId, long amount) implements SoakRequest {
+
+		@Override
+		public Reply send(PaymentsApi api) {
+			return api.capture(this.paymentId, this.key, "{\"amount\":" + this.amount + "}");
+		}
+
+	}
+
+	/** A void of a manual payment, racing its captures. */
+	record SoakVoid(String key, String paymentId) implements SoakRequest {
+
+		@Override
+		public Reply send(PaymentsApi api) {
+			return api.voidPayment(this.paymentId, this.key);
 		}
 
 	}

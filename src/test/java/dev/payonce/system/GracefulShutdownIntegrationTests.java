@@ -267,7 +267,7 @@ class GracefulShutdownIntegrationTests {
 				.params(paymentId, command.clientId().value(), key, command.paymentMethod(), now, now)
 				.update();
 			this.jdbc.sql("""
-					INSERT INTO idempotency_records (client_id, idempotency_key, operation, request_fingerprint, status,
+					INSERT INTO idempotency_records (scope, idempotency_key, operation, request_fingerprint, status,
 					    locked_until, attempt, resource_id, created_at)
 					VALUES (?, ?, 'payment', ?, 'IN_PROGRESS', ?, 1, ?, ?)""")
 				.params(command.clientId().value(), key, command.fingerprint().sha256Hex(), now, paymentId, now)

@@ -14,25 +14,20 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.TestCredentials;
-import dev.payonce.TestcontainersConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The body-read timeout (docs/design.md section 2): a payment body trickled a byte every
  * 200 ms, each pause far below Tomcat's connection timeout, is cut at
- * {@code payonce.web.body-read-timeout} (2 s here) with a 408 problem, and nothing is
- * claimed or charged.
+ * {@code payonce.web.body-read-timeout} (2 s here, {@link WebEdgeSettings}) with a 408
+ * problem, and nothing is claimed or charged.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "payonce.web.body-read-timeout=2s")
-@Import(TestcontainersConfiguration.class)
+@WebEdgeSettings
 class BodyReadTimeoutIntegrationTests {
 
 	@LocalServerPort

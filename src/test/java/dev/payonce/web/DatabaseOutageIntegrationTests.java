@@ -16,15 +16,20 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import dev.payonce.OffsetClock;
 import dev.payonce.TestCredentials;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.payment.web.PaymentsApi;
@@ -39,7 +44,8 @@ import static org.awaitility.Awaitility.await;
  * completion after a provider call, a read, the admin API and health all answer
  * {@code 503} (a problem with {@code Retry-After}, health {@code DOWN}); nothing logs a
  * bug. Runs on whichever database the tests use
- * ({@link TestcontainersConfiguration#database()}).
+ * ({@link TestcontainersConfiguration#database()}). The clock moves past the lease a cut
+ * completion left, as a client retrying later would find it.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.datasource.hikari.connection-timeout=1000",
@@ -49,6 +55,7 @@ import static org.awaitility.Awaitility.await;
 				// after the outage instead of leaving it to another test's reconciler.
 				"payonce.gateway.simulator.timeout=3s", "payonce.reconciliation.lease-margin=1s",
 				"payonce.idempotency.lease=5s" })
+@Import(OffsetClock.Installed.class)
 @ExtendWith(OutputCaptureExtension.class)
 class DatabaseOutageIntegrationTests {
 
@@ -66,8 +73,14 @@ class DatabaseOutageIntegrationTests {
 	/** An ECS log line at ERROR. */
 	private static final String ERROR_LINE = "\"level\":\"ERROR\"";
 
+	/** The idempotency lease of this class's context. */
+	private static final Duration LEASE = Duration.ofSeconds(5);
+
 	@LocalServerPort
 	int port;
+
+	@Autowired
+	OffsetClock clock;
 
 	@DynamicPropertySource
 	static void database(DynamicPropertyRegistry registry) {
@@ -118,8 +131,10 @@ class DatabaseOutageIntegrationTests {
 		assertOutage(answer);
 		assertThat(output.getAll()).doesNotContain(ERROR_LINE);
 
-		// Once the database is back, a retry with the same key completes the one charge.
+		// Once the database is back and the cut completion's lease has passed, a retry
+		// with the same key completes the one charge.
 		proxy.restore();
+		this.clock.advance(LEASE, direct());
 		await().atMost(Duration.ofSeconds(60))
 			.pollInterval(Duration.ofMillis(500))
 			.until(() -> api.pay(key, BODY).status() == 201);
@@ -139,6 +154,12 @@ class DatabaseOutageIntegrationTests {
 
 	private static Reply health(PaymentsApi api) {
 		return api.sendWithoutKey(api.request("/actuator/health").GET());
+	}
+
+	/** The database past the proxy. */
+	private static JdbcClient direct() {
+		return JdbcClient.create(new DriverManagerDataSource(TARGET.getJdbcUrl(), TARGET.getUsername(),
+				Objects.requireNonNullElse(TARGET.getPassword(), "")));
 	}
 
 	/** Read past the proxy, straight from the database. */

@@ -14,16 +14,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.TestCredentials;
-import dev.payonce.TestcontainersConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -32,11 +28,10 @@ import static org.awaitility.Awaitility.await;
  * Requests that break HTTP or hang up, sent byte for byte over a raw socket: every answer
  * is an RFC 9457 problem with a documented type and the right status, none is a 500, and
  * no log line quotes a header value or is written at ERROR for something that is not a
- * bug. The connection timeout is short here so that a stalled body is answered quickly.
+ * bug. The connection timeout is short here ({@link WebEdgeSettings}) so that a stalled
+ * body is answered quickly.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "server.tomcat.connection-timeout=1s", "logging.level.dev.payonce.web=debug" })
-@Import(TestcontainersConfiguration.class)
+@WebEdgeSettings
 @ExtendWith(OutputCaptureExtension.class)
 class HttpBoundaryIntegrationTests {
 

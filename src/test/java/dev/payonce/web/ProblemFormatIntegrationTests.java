@@ -14,16 +14,12 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.TestCredentials;
-import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
@@ -35,9 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * 1,800 unknown members, unsupported methods in the log, and the OpenAPI server URL taken
  * from the {@code Host} header.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = "payonce.web.server-url=https://api.payonce.test")
-@Import(TestcontainersConfiguration.class)
+@WebEdgeSettings
 @ExtendWith(OutputCaptureExtension.class)
 class ProblemFormatIntegrationTests {
 
@@ -268,7 +262,7 @@ class ProblemFormatIntegrationTests {
 		assertThat(answer).startsWith("HTTP/1.1 200");
 		JsonNode document = JSON.readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
 		assertThat(document.get("servers")).hasSize(1);
-		assertThat(document.get("servers").get(0).get("url").asString()).isEqualTo("https://api.payonce.test");
+		assertThat(document.get("servers").get(0).get("url").asString()).isEqualTo(WebEdgeSettings.SERVER_URL);
 		assertThat(answer).doesNotContain("evil.example");
 	}
 

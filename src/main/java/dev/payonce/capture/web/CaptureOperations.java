@@ -20,14 +20,15 @@ import dev.payonce.capture.CaptureCommand;
 import dev.payonce.capture.CaptureReceipt;
 import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.idempotency.web.IdempotencyHeaders;
-import dev.payonce.payment.web.PaymentOperations;
 import dev.payonce.payment.web.ProblemExamples;
 import dev.payonce.web.ApiDocumentation;
 
 /**
  * The captures API as the OpenAPI document shows it (docs/design.md section 15):
  * operation ids, parameters, every status with its problem types, and typed headers. The
- * problems every operation shares are added by {@link ApiDocumentation}.
+ * problems every operation shares are added by {@link ApiDocumentation}, and what every
+ * operation that moves money shares (the Idempotency-Key header, replays, the idempotency
+ * problems) by the payments API's {@code KeyedOperationDocumentation}.
  */
 @Tag(name = "Captures",
 		description = "Captures of a manual payment's authorization, each made at most once per Idempotency-Key, "
@@ -46,11 +47,7 @@ interface CaptureOperations {
 					@Parameter(name = "id", in = ParameterIn.PATH, required = true,
 							description = "The payment id, a UUID in canonical lower-case form",
 							schema = @Schema(type = "string", format = "uuid")),
-					@Parameter(name = IdempotencyHeaders.IDEMPOTENCY_KEY, in = ParameterIn.HEADER, required = true,
-							description = "Names this capture, exactly as for a payment; scoped to the calling client. "
-									+ "A key that already names another operation is refused (422).",
-							schema = @Schema(type = "string", minLength = 1, maxLength = 512,
-									pattern = PaymentOperations.KEY_PATTERN),
+					@Parameter(name = IdempotencyHeaders.IDEMPOTENCY_KEY, in = ParameterIn.HEADER,
 							example = "capture-order-123-1") },
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = false,
 					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
@@ -58,38 +55,15 @@ interface CaptureOperations {
 			responses = {
 					@ApiResponse(responseCode = "201",
 							description = "Captured: the capture. A replay carries Idempotent-Replayed: true.",
-							headers = {
-									@Header(name = HttpHeaders.LOCATION, required = true,
-											description = "/payments/{id}/captures/{captureId}",
-											schema = @Schema(type = "string", format = "uri-reference")),
-									@Header(name = IdempotencyHeaders.IDEMPOTENT_REPLAYED,
-											description = "Present, as true, only on a stored answer replayed",
-											schema = @Schema(type = "string", allowableValues = "true")) },
+							headers = @Header(name = HttpHeaders.LOCATION, required = true,
+									description = "/payments/{id}/captures/{captureId}",
+									schema = @Schema(type = "string", format = "uri-reference")),
 							content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
 									schema = @Schema(implementation = CaptureReceipt.class))),
-					@ApiResponse(responseCode = "400",
-							description = "The key is missing or malformed, or the body is invalid; nothing stored",
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
-									examples = {
-											@ExampleObject(name = "idempotency-key-missing",
-													value = ProblemExamples.KEY_MISSING),
-											@ExampleObject(name = "idempotency-key-invalid",
-													value = ProblemExamples.KEY_INVALID),
-											@ExampleObject(name = "invalid-request",
-													value = ProblemExamples.INVALID_REQUEST) })),
 					@ApiResponse(responseCode = "402",
 							description = "Declined by the provider (capture-declined), or given up by reconciliation "
 									+ "(capture-failed); the amount is capturable again; stored and replayed",
-							headers = @Header(name = IdempotencyHeaders.IDEMPOTENT_REPLAYED,
-									description = "Present, as true, only on a stored answer replayed",
-									schema = @Schema(type = "string", allowableValues = "true")),
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE)),
-					@ApiResponse(responseCode = "403",
-							description = "The API key is of the other mode (test or live) than the payment provider's; "
-									+ "nothing stored",
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
-									examples = @ExampleObject(name = "api-key-mode-mismatch",
-											value = ProblemExamples.KEY_MODE_MISMATCH))),
 					@ApiResponse(responseCode = "404",
 							description = "No such payment for this client (another client's payment looks the same); "
 									+ "nothing stored",
@@ -102,36 +76,11 @@ interface CaptureOperations {
 									+ "(authorization-expired), or it has less left than asked "
 									+ "(capture-exceeds-capturable): nothing stored; or a request with this key is "
 									+ "still in progress (Retry-After; retry with the same key)",
-							headers = @Header(name = HttpHeaders.RETRY_AFTER,
-									description = "Seconds to wait before retrying with the same Idempotency-Key "
-											+ "(idempotency-request-in-progress only)",
-									schema = @Schema(type = "integer", minimum = "1")),
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
-									examples = @ExampleObject(name = "idempotency-request-in-progress",
-											value = ProblemExamples.IN_PROGRESS))),
-					@ApiResponse(responseCode = "422",
-							description = "The key was used with a different request, or names another operation; "
-									+ "nothing executed",
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
-									examples = @ExampleObject(name = "idempotency-key-reused",
-											value = ProblemExamples.KEY_REUSED))),
-					@ApiResponse(responseCode = "429",
-							description = "Over the client's request rate, or a new key while the client holds the most "
-									+ "live keys allowed; nothing stored",
-							headers = @Header(name = HttpHeaders.RETRY_AFTER, required = true,
-									description = "Seconds to wait before retrying",
-									schema = @Schema(type = "integer", minimum = "1")),
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, examples = {
-									@ExampleObject(name = "rate-limit-exceeded", value = ProblemExamples.RATE_LIMITED),
-									@ExampleObject(name = "idempotency-quota-exceeded",
-											value = ProblemExamples.QUOTA_EXCEEDED) })),
+							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE)),
 					@ApiResponse(responseCode = "503",
 							description = "The provider refused (capture-provider-unavailable) or its outcome is "
 									+ "unknown (capture-outcome-unknown): the capture stays PENDING with its amount "
 									+ "reserved; or the database is unreachable; a retry with the same key resolves it",
-							headers = @Header(name = HttpHeaders.RETRY_AFTER, required = true,
-									description = "Seconds to wait before retrying with the same Idempotency-Key",
-									schema = @Schema(type = "integer", minimum = "1")),
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE)) })
 	ResponseEntity<byte[]> create(@Parameter(hidden = true) IdempotencyKey key,
 			@Parameter(hidden = true) CaptureCommand command);

@@ -16,9 +16,8 @@ import dev.payonce.provider.VoidRequest;
 
 /**
  * The simulated provider's ledger of holds: the captures and voids of manual charges,
- * each deduplicated by its provider idempotency key in one auto-committed statement
- * (docs/design.md section 15). {@link SimulatorPaymentGateway} applies its faults around
- * these writes. Thread-safe.
+ * each deduplicated by its provider idempotency key (docs/design.md section 15).
+ * {@link SimulatorPaymentGateway} applies its faults around these writes. Thread-safe.
  */
 final class SimulatedHolds {
 
@@ -98,23 +97,30 @@ final class SimulatedHolds {
 
 	/**
 	 * Captures once per provider idempotency key, in one auto-committed statement: it
-	 * adds the capture to the charge's {@code captured_total} by a conditional
-	 * {@code UPDATE}, which PostgreSQL re-checks against the newest row version when
-	 * another capture of the charge committed first, so concurrent captures of one charge
-	 * are judged one after the other without holding a lock between statements. Declined
-	 * with {@code charge_not_capturable} unless the charge is an approved manual one not
-	 * voided, {@code authorization_expired} once its hold window (counted from the
-	 * charge) has passed, and {@code amount_too_large} when its captures would exceed its
-	 * amount. A repeated key returns the first capture's result.
+	 * adds the capture to the charge's {@code captured_total} and its key to the charge's
+	 * {@code capture_keys} by a conditional {@code UPDATE}, which PostgreSQL re-checks
+	 * against the newest row version when another capture of the charge committed first.
+	 * So concurrent captures of one charge are judged one after the other without holding
+	 * a lock between statements, and a key sent twice at once (a re-send while the first
+	 * is still running) takes its amount once: the check that the key took nothing is on
+	 * the row itself, because a subquery on another table keeps the statement's first
+	 * snapshot after the lock wait
+	 * (https://www.postgresql.org/docs/15/transaction-iso.html, "Read Committed Isolation
+	 * Level"). Declined with {@code charge_not_capturable} unless the charge is an
+	 * approved manual one not voided, {@code authorization_expired} once its hold window
+	 * (counted from the charge) has passed, and {@code amount_too_large} when its
+	 * captures would exceed its amount. A repeated key returns the first capture's
+	 * result.
 	 */
 	SimulatorPaymentGateway.Entry captureOnce(CaptureRequest request, Duration window, String reference) {
 		Optional<GatewayResult> inserted = this.jdbc
 			.sql("""
 					WITH taken AS (
-					    UPDATE simulated_provider_charges SET captured_total = captured_total + :amount
+					    UPDATE simulated_provider_charges
+					    SET captured_total = captured_total + :amount, capture_keys = capture_keys || CAST(:key AS text)
 					    WHERE provider_reference = :charge AND capture_method = 'manual' AND outcome = 'SUCCEEDED'
 					      AND voided_at IS NULL AND created_at + CAST(:window AS interval) > :now
-					      AND captured_total + :amount <= amount
+					      AND captured_total + :amount <= amount AND NOT (CAST(:key AS text) = ANY (capture_keys))
 					      AND NOT EXISTS (SELECT 1 FROM simulated_provider_captures WHERE provider_idempotency_key = :key)
 					    RETURNING provider_reference),
 					verdict AS (

@@ -38,12 +38,21 @@ final class KeyModeCheck implements HandlerInterceptor {
 
 	@Override
 	public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-		if (handler instanceof HandlerMethod method && Arrays.stream(method.getMethodParameters())
-			.anyMatch((parameter) -> this.commands.stream()
-				.anyMatch((command) -> command.supportsParameter(parameter)))) {
+		if (handler instanceof HandlerMethod method && movesMoney(method, this.commands)) {
 			requireKeyMode(this.gateway, this.currentClient);
 		}
 		return true;
+	}
+
+	/**
+	 * Whether the handler moves money: it takes a command one of the resolvers resolves.
+	 * @param method the handler
+	 * @param commands every command resolver
+	 * @return true for the handlers this check guards
+	 */
+	static boolean movesMoney(HandlerMethod method, List<CommandArgumentResolver<?>> commands) {
+		return Arrays.stream(method.getMethodParameters())
+			.anyMatch((parameter) -> commands.stream().anyMatch((command) -> command.supportsParameter(parameter)));
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package dev.payonce.payment.web;
 
 import java.time.Duration;
+import java.util.List;
 
 import org.springdoc.core.customizers.OpenApiCustomizer;
 
@@ -12,7 +13,9 @@ import dev.payonce.idempotency.IdempotencyService;
 /**
  * The payments API's part of the OpenAPI document's description: the Idempotency-Key
  * contract with the configured retention window. The frame is
- * {@link dev.payonce.web.ApiDocumentation}; the operations are {@link PaymentOperations}.
+ * {@link dev.payonce.web.ApiDocumentation}; the operations are {@link PaymentOperations},
+ * and what every operation that moves money shares is added by
+ * {@link KeyedOperationDocumentation}.
  */
 @Configuration(proxyBeanMethods = false)
 class PaymentApiDocumentation {
@@ -26,6 +29,11 @@ class PaymentApiDocumentation {
 			return duration.toMinutes() + "m";
 		}
 		return duration.toSeconds() + "s";
+	}
+
+	@Bean
+	KeyedOperationDocumentation keyedOperationDocumentation(List<CommandArgumentResolver<?>> commands) {
+		return new KeyedOperationDocumentation(commands);
 	}
 
 	@Bean

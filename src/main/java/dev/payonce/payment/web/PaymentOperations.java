@@ -25,7 +25,10 @@ import dev.payonce.web.ApiDocumentation;
  * The payments API as the OpenAPI document shows it: operation ids, parameters, every
  * status with its problem types as examples, and typed headers. The problems every
  * operation shares (401, 403, 413, 415, 500, 503 {@code service-unavailable}) are added
- * by {@link ApiDocumentation}; a status added to the controller must be added here, or
+ * by {@link ApiDocumentation}, and what every operation that moves money shares (the
+ * {@code Idempotency-Key} header, {@code Idempotent-Replayed}, the idempotency problems,
+ * the key mode and the rate limits) by {@link KeyedOperationDocumentation}; a status
+ * added to the controller must be added here or there, or
  * {@code ApiDocumentationIntegrationTests} and the validated exchanges of the integration
  * tests fail.
  */
@@ -44,80 +47,31 @@ public interface PaymentOperations {
 			description = "Validates the request, claims the Idempotency-Key for the calling client, charges the provider "
 					+ "with a provider idempotency key derived from the payment id, and stores the answer. Every retry "
 					+ "with the same key and request gets the stored answer back, byte for byte.",
-			parameters = @Parameter(name = IdempotencyHeaders.IDEMPOTENCY_KEY, in = ParameterIn.HEADER, required = true,
-					description = "Names this payment: 1-255 visible ASCII characters, bare (abc) or as an RFC 8941 "
-							+ "string (\"abc\"); both spellings name the same key. A comma outside a string is refused "
-							+ "(two header lines combined). Scoped to the calling client.",
-					schema = @Schema(type = "string", minLength = 1, maxLength = 512, pattern = KEY_PATTERN),
+			parameters = @Parameter(name = IdempotencyHeaders.IDEMPOTENCY_KEY, in = ParameterIn.HEADER,
 					example = "order-123-attempt-1"),
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
 					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
 							schema = @Schema(implementation = PaymentRequestDocument.class))),
 			responses = { @ApiResponse(responseCode = "201",
 					description = "Approved: the payment. A replay carries Idempotent-Replayed: true.",
-					headers = {
-							@Header(name = HttpHeaders.LOCATION, required = true, description = "/payments/{id}",
-									schema = @Schema(type = "string", format = "uri-reference")),
-							@Header(name = IdempotencyHeaders.IDEMPOTENT_REPLAYED,
-									description = "Present, as true, only on a stored answer replayed",
-									schema = @Schema(type = "string", allowableValues = "true")) },
+					headers = @Header(name = HttpHeaders.LOCATION, required = true, description = "/payments/{id}",
+							schema = @Schema(type = "string", format = "uri-reference")),
 					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
 							schema = @Schema(implementation = PaymentReceipt.class))),
 					@ApiResponse(responseCode = "400",
 							description = "The key is missing or malformed, the body is invalid, or the provider cannot take the amount in its currency; nothing stored",
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, examples = {
-									@ExampleObject(name = "idempotency-key-missing",
-											value = ProblemExamples.KEY_MISSING),
-									@ExampleObject(name = "idempotency-key-invalid",
-											value = ProblemExamples.KEY_INVALID),
-									@ExampleObject(name = "invalid-request", value = ProblemExamples.INVALID_REQUEST),
-									@ExampleObject(name = "amount-not-supported",
-											value = ProblemExamples.AMOUNT_NOT_SUPPORTED) })),
-					@ApiResponse(responseCode = "403",
-							description = "The API key is of the other mode (test or live) than the payment provider's, "
-									+ "or is not a client's API key; nothing stored",
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
-									examples = @ExampleObject(name = "api-key-mode-mismatch",
-											value = ProblemExamples.KEY_MODE_MISMATCH))),
+									examples = @ExampleObject(name = "amount-not-supported",
+											value = ProblemExamples.AMOUNT_NOT_SUPPORTED))),
 					@ApiResponse(responseCode = "402",
 							description = "Declined by the provider, or given up by reconciliation; stored and replayed",
-							headers = @Header(name = IdempotencyHeaders.IDEMPOTENT_REPLAYED,
-									description = "Present, as true, only on a stored answer replayed",
-									schema = @Schema(type = "string", allowableValues = "true")),
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
 									examples = {
 											@ExampleObject(name = "payment-declined", value = ProblemExamples.DECLINED),
 											@ExampleObject(name = "payment-failed", value = ProblemExamples.FAILED) })),
-					@ApiResponse(responseCode = "409",
-							description = "A request with this key is still in progress; retry with the same key",
-							headers = @Header(name = HttpHeaders.RETRY_AFTER, required = true,
-									description = "Seconds to wait before retrying with the same Idempotency-Key",
-									schema = @Schema(type = "integer", minimum = "1")),
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
-									examples = @ExampleObject(name = "idempotency-request-in-progress",
-											value = ProblemExamples.IN_PROGRESS))),
-					@ApiResponse(responseCode = "422",
-							description = "The key was used with a different request, or names another operation (a "
-									+ "refund's key); nothing executed",
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
-									examples = @ExampleObject(name = "idempotency-key-reused",
-											value = ProblemExamples.KEY_REUSED))),
-					@ApiResponse(responseCode = "429",
-							description = "Over the client's request rate, or a new key while the client holds the most "
-									+ "live keys allowed; nothing stored",
-							headers = @Header(name = HttpHeaders.RETRY_AFTER, required = true,
-									description = "Seconds to wait before retrying",
-									schema = @Schema(type = "integer", minimum = "1")),
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, examples = {
-									@ExampleObject(name = "rate-limit-exceeded", value = ProblemExamples.RATE_LIMITED),
-									@ExampleObject(name = "idempotency-quota-exceeded",
-											value = ProblemExamples.QUOTA_EXCEEDED) })),
 					@ApiResponse(responseCode = "503",
 							description = "The provider refused or its outcome is unknown (the payment stays PENDING), or "
 									+ "the database is unreachable; a retry with the same key resolves it",
-							headers = @Header(name = HttpHeaders.RETRY_AFTER, required = true,
-									description = "Seconds to wait before retrying with the same Idempotency-Key",
-									schema = @Schema(type = "integer", minimum = "1")),
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
 									examples = {
 											@ExampleObject(name = "payment-provider-unavailable",

@@ -34,8 +34,8 @@ import dev.payonce.refund.RefundService;
  * <p>
  * The key mode, the key, its quota, the body and the payment id's spelling are checked
  * before the claim, by the arguments' resolvers ({@link RefundCommandArgumentResolver}),
- * so a rejected request stores nothing; refusals that depend on the payment (unknown, not
- * SUCCEEDED, not enough left) are decided in the claim transaction and store nothing
+ * so a rejected request stores nothing; refusals that depend on the payment (unknown, no
+ * captured money, not enough left) are decided in the claim transaction and store nothing
  * either.
  */
 @RestController

@@ -18,7 +18,6 @@ import org.springframework.util.MultiValueMap;
 
 import dev.payonce.idempotency.IdempotencyKey;
 import dev.payonce.idempotency.web.IdempotencyHeaders;
-import dev.payonce.payment.web.PaymentOperations;
 import dev.payonce.payment.web.ProblemExamples;
 import dev.payonce.refund.RefundCommand;
 import dev.payonce.refund.RefundList;
@@ -28,7 +27,9 @@ import dev.payonce.web.ApiDocumentation;
 /**
  * The refunds API as the OpenAPI document shows it (docs/design.md section 8): operation
  * ids, parameters, every status with its problem types as examples, and typed headers.
- * The problems every operation shares are added by {@link ApiDocumentation}.
+ * The problems every operation shares are added by {@link ApiDocumentation}, and what
+ * every operation that moves money shares (the Idempotency-Key header, replays, the
+ * idempotency problems) by the payments API's {@code KeyedOperationDocumentation}.
  */
 @Tag(name = "Refunds",
 		description = "Refunds of a payment of the calling client, each made at most once per "
@@ -46,11 +47,7 @@ interface RefundOperations {
 					@Parameter(name = "id", in = ParameterIn.PATH, required = true,
 							description = "The payment id, a UUID in canonical lower-case form",
 							schema = @Schema(type = "string", format = "uuid")),
-					@Parameter(name = IdempotencyHeaders.IDEMPOTENCY_KEY, in = ParameterIn.HEADER, required = true,
-							description = "Names this refund, exactly as for a payment; scoped to the calling client. "
-									+ "A key that already names a payment is refused (422).",
-							schema = @Schema(type = "string", minLength = 1, maxLength = 512,
-									pattern = PaymentOperations.KEY_PATTERN),
+					@Parameter(name = IdempotencyHeaders.IDEMPOTENCY_KEY, in = ParameterIn.HEADER,
 							example = "refund-order-123-1") },
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = false,
 					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
@@ -58,37 +55,19 @@ interface RefundOperations {
 			responses = {
 					@ApiResponse(responseCode = "201",
 							description = "Refunded: the refund. A replay carries Idempotent-Replayed: true.",
-							headers = {
-									@Header(name = HttpHeaders.LOCATION, required = true,
-											description = "/payments/{id}/refunds/{refundId}",
-											schema = @Schema(type = "string", format = "uri-reference")),
-									@Header(name = IdempotencyHeaders.IDEMPOTENT_REPLAYED,
-											description = "Present, as true, only on a stored answer replayed",
-											schema = @Schema(type = "string", allowableValues = "true")) },
+							headers = @Header(name = HttpHeaders.LOCATION, required = true,
+									description = "/payments/{id}/refunds/{refundId}",
+									schema = @Schema(type = "string", format = "uri-reference")),
 							content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
 									schema = @Schema(implementation = RefundReceipt.class))),
 					@ApiResponse(responseCode = "400",
 							description = "The key is missing or malformed, the body is invalid, or the provider cannot take the amount in its currency; nothing stored",
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, examples = {
-									@ExampleObject(name = "idempotency-key-missing",
-											value = ProblemExamples.KEY_MISSING),
-									@ExampleObject(name = "idempotency-key-invalid",
-											value = ProblemExamples.KEY_INVALID),
-									@ExampleObject(name = "invalid-request", value = ProblemExamples.INVALID_REQUEST),
-									@ExampleObject(name = "amount-not-supported",
-											value = RefundProblemExamples.REFUND_AMOUNT_NOT_SUPPORTED) })),
-					@ApiResponse(responseCode = "403",
-							description = "The API key is of the other mode (test or live) than the payment provider's, "
-									+ "or is not a client's API key; nothing stored",
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
-									examples = @ExampleObject(name = "api-key-mode-mismatch",
-											value = ProblemExamples.KEY_MODE_MISMATCH))),
+									examples = @ExampleObject(name = "amount-not-supported",
+											value = RefundProblemExamples.REFUND_AMOUNT_NOT_SUPPORTED))),
 					@ApiResponse(responseCode = "402",
 							description = "Declined by the provider, or given up by reconciliation; the amount is "
 									+ "refundable again; stored and replayed",
-							headers = @Header(name = IdempotencyHeaders.IDEMPOTENT_REPLAYED,
-									description = "Present, as true, only on a stored answer replayed",
-									schema = @Schema(type = "string", allowableValues = "true")),
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
 									examples = {
 											@ExampleObject(name = "refund-declined",
@@ -102,44 +81,20 @@ interface RefundOperations {
 									examples = @ExampleObject(name = "payment-not-found",
 											value = ProblemExamples.NOT_FOUND))),
 					@ApiResponse(responseCode = "409",
-							description = "The payment is not SUCCEEDED or has less left than asked (nothing stored: "
+							description = "The payment has no captured money (it is neither SUCCEEDED nor a manual payment "
+									+ "with captures) or has less left than asked (nothing stored: "
 									+ "the same request may succeed later), or a request with this key is still in "
 									+ "progress (Retry-After; retry with the same key)",
-							headers = @Header(name = HttpHeaders.RETRY_AFTER,
-									description = "Seconds to wait before retrying with the same Idempotency-Key "
-											+ "(idempotency-request-in-progress only)",
-									schema = @Schema(type = "integer", minimum = "1")),
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
 									examples = {
 											@ExampleObject(name = "payment-not-refundable",
 													value = RefundProblemExamples.NOT_REFUNDABLE),
 											@ExampleObject(name = "refund-exceeds-refundable",
-													value = RefundProblemExamples.REFUND_EXCEEDS),
-											@ExampleObject(name = "idempotency-request-in-progress",
-													value = ProblemExamples.IN_PROGRESS) })),
-					@ApiResponse(responseCode = "422",
-							description = "The key was used with a different request, or names another operation (a "
-									+ "payment's key); nothing executed",
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
-									examples = @ExampleObject(name = "idempotency-key-reused",
-											value = ProblemExamples.KEY_REUSED))),
-					@ApiResponse(responseCode = "429",
-							description = "Over the client's request rate, or a new key while the client holds the most "
-									+ "live keys allowed; nothing stored",
-							headers = @Header(name = HttpHeaders.RETRY_AFTER, required = true,
-									description = "Seconds to wait before retrying",
-									schema = @Schema(type = "integer", minimum = "1")),
-							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, examples = {
-									@ExampleObject(name = "rate-limit-exceeded", value = ProblemExamples.RATE_LIMITED),
-									@ExampleObject(name = "idempotency-quota-exceeded",
-											value = ProblemExamples.QUOTA_EXCEEDED) })),
+													value = RefundProblemExamples.REFUND_EXCEEDS) })),
 					@ApiResponse(responseCode = "503",
 							description = "The provider refused or its outcome is unknown (the refund stays PENDING with "
 									+ "its amount reserved), or the database is unreachable; a retry with the same key "
 									+ "resolves it",
-							headers = @Header(name = HttpHeaders.RETRY_AFTER, required = true,
-									description = "Seconds to wait before retrying with the same Idempotency-Key",
-									schema = @Schema(type = "integer", minimum = "1")),
 							content = @Content(mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE,
 									examples = {
 											@ExampleObject(name = "refund-provider-unavailable",

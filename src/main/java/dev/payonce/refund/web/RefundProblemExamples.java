@@ -38,12 +38,12 @@ final class RefundProblemExamples {
 
 	static final String NOT_REFUNDABLE = "{\"type\":\"" + BASE
 			+ "payment-not-refundable\",\"title\":\"Payment not refundable\",\"status\":409,"
-			+ "\"detail\":\"Only a SUCCEEDED payment can be refunded; this one is DECLINED.\","
+			+ "\"detail\":\"Only captured money can be refunded: of a SUCCEEDED payment, or of a manual payment's captures (AUTHORIZED and partially captured, or VOIDED after its captures); this one is DECLINED.\","
 			+ "\"instance\":\"/payments/6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a/refunds\",\"paymentStatus\":\"DECLINED\"}";
 
 	static final String REFUND_EXCEEDS = "{\"type\":\"" + BASE
 			+ "refund-exceeds-refundable\",\"title\":\"Refund exceeds refundable amount\",\"status\":409,"
-			+ "\"detail\":\"The refund asks for more than the payment has left to refund (its amount minus refunded and in-flight refunds); nothing was refunded.\","
+			+ "\"detail\":\"The refund asks for more than the payment has left to refund (what it captured, its whole amount unless it is a manual payment, minus refunded and in-flight refunds); nothing was refunded.\","
 			+ "\"instance\":\"/payments/6a0c3cb5-0f69-4c1c-a7a4-4c3b8f1e9d0a/refunds\",\"refundableAmount\":900}";
 
 	static final String REFUND_PROVIDER_UNAVAILABLE = "{\"type\":\"" + BASE

@@ -33,14 +33,16 @@ final class RefundProblems {
 
 	static ApiProblem notRefundable(PaymentStatus status) {
 		return new ApiProblem(HttpStatus.CONFLICT, "payment-not-refundable", "Payment not refundable",
-				"Only a SUCCEEDED payment can be refunded; this one is " + status + ".")
+				"Only captured money can be refunded: of a SUCCEEDED payment, or of a manual payment's captures "
+						+ "(AUTHORIZED and partially captured, or VOIDED after its captures); this one is " + status
+						+ ".")
 			.with("paymentStatus", status.name());
 	}
 
 	static ApiProblem refundExceedsRefundable(long refundable) {
 		return new ApiProblem(HttpStatus.CONFLICT, "refund-exceeds-refundable", "Refund exceeds refundable amount",
-				"The refund asks for more than the payment has left to refund (its amount minus refunded and "
-						+ "in-flight refunds); nothing was refunded.")
+				"The refund asks for more than the payment has left to refund (what it captured, its whole amount "
+						+ "unless it is a manual payment, minus refunded and in-flight refunds); nothing was refunded.")
 			.with("refundableAmount", refundable);
 	}
 

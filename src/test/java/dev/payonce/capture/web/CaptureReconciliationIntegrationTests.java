@@ -3,17 +3,21 @@ package dev.payonce.capture.web;
 import java.time.Duration;
 import java.util.UUID;
 
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.OffsetClock;
 import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.gateway.simulator.SimulatorSettings;
 import dev.payonce.idempotency.IdempotencyReconciler;
 import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
@@ -24,11 +28,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * docs/design.md sections 4 and 15: a capture the provider made but whose answer was lost
  * (the simulator times out after every second provider call acts) keeps its reservation;
  * a retry with the same key returns the original capture, never a second one, and one
- * nobody retried is settled by the reconciler's lookup.
+ * nobody retried is settled by the reconciler's lookup once the clock has moved past the
+ * default give-up window (15 minutes). The faults are set on the running simulator, so
+ * that this class shares its context with {@code RefundReconciliationIntegrationTests}.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "payonce.gateway.simulator.timeout-after-charge.every=2", "payonce.reconciliation.enabled=false",
-				"payonce.reconciliation.give-up-after=15m" })
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import({ TestcontainersConfiguration.class, OffsetClock.Installed.class })
 class CaptureReconciliationIntegrationTests {
 
@@ -43,6 +47,19 @@ class CaptureReconciliationIntegrationTests {
 
 	@Autowired
 	IdempotencyReconciler reconciler;
+
+	@Autowired
+	ApplicationContext context;
+
+	@BeforeEach
+	void simulatorSettings() {
+		SimulatorSettings.of(this.context).faults(0, 0, 2);
+	}
+
+	@AfterEach
+	void resetSimulator() {
+		SimulatorSettings.of(this.context).reset();
+	}
 
 	@Test
 	void aLostCaptureAnswerIsResolvedByTheRetryOrByReconciliation() {

@@ -1,5 +1,6 @@
 package dev.payonce.capture.web;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -10,6 +11,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -17,10 +19,12 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.gateway.simulator.SimulatorSettings;
 import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
@@ -34,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * authorized amount the captured total never exceeds it, each key makes at most one
  * provider capture, and every answer is final or retryable.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "payonce.gateway.simulator.latency=50ms")
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import(TestcontainersConfiguration.class)
 class ConcurrentCaptureIntegrationTests {
 
@@ -48,11 +52,21 @@ class ConcurrentCaptureIntegrationTests {
 	@Autowired
 	JdbcClient jdbc;
 
+	@Autowired
+	ApplicationContext context;
+
 	CapturesApi api;
 
 	@BeforeEach
 	void setUp() {
+		// Reservations overlap with captures in flight.
+		SimulatorSettings.of(this.context).latency(Duration.ofMillis(50));
 		this.api = new CapturesApi(new PaymentsApi(this.port));
+	}
+
+	@AfterEach
+	void resetSimulator() {
+		SimulatorSettings.of(this.context).reset();
 	}
 
 	@Test

@@ -1,5 +1,6 @@
 package dev.payonce.capture.web;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -9,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -16,10 +18,12 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.gateway.simulator.SimulatorSettings;
 import dev.payonce.payment.web.PaymentsApi;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
@@ -31,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * exactly one of them the winner, the other refused with its documented problem, and the
  * provider's ledger agreeing.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "payonce.gateway.simulator.latency=20ms")
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import(TestcontainersConfiguration.class)
 class VoidIntegrationTests {
 
@@ -43,14 +47,24 @@ class VoidIntegrationTests {
 	@Autowired
 	JdbcClient jdbc;
 
+	@Autowired
+	ApplicationContext context;
+
 	PaymentsApi payments;
 
 	CapturesApi api;
 
 	@BeforeEach
 	void setUp() {
+		// A void and a capture of one payment overlap at the provider.
+		SimulatorSettings.of(this.context).latency(Duration.ofMillis(20));
 		this.payments = new PaymentsApi(this.port);
 		this.api = new CapturesApi(this.payments);
+	}
+
+	@AfterEach
+	void resetSimulator() {
+		SimulatorSettings.of(this.context).reset();
 	}
 
 	@Test

@@ -1,10 +1,15 @@
 package dev.payonce.gateway.simulator;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Currency;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -16,6 +21,7 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.context.annotation.Import;
@@ -26,20 +32,25 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.payonce.TestcontainersConfiguration;
 import dev.payonce.gateway.simulator.SimulatorProperties.Fault;
 import dev.payonce.payment.PaymentId;
+import dev.payonce.provider.CaptureMethod;
+import dev.payonce.provider.CaptureRequest;
 import dev.payonce.provider.ChargeRequest;
 import dev.payonce.provider.GatewayResult;
 import dev.payonce.provider.Money;
 import dev.payonce.provider.ProviderAttempt;
 import dev.payonce.provider.RefundRequest;
+import dev.payonce.provider.VoidRequest;
 import dev.payonce.refund.RefundId;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The simulator behaves like a provider: one charge and one refund per provider
  * idempotency key, ledgers that answer lookups, and each configured fault with its
  * documented effect on the ledger, for charges and refunds alike. Each test builds its
- * own simulator with the fault under test firing on every call.
+ * own simulator with the fault under test firing on every call. Captures are deduplicated
+ * by their provider idempotency key even when one key arrives twice at once.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import(TestcontainersConfiguration.class)
@@ -54,6 +65,9 @@ class SimulatorPaymentGatewayIntegrationTests {
 
 	@Autowired
 	PlatformTransactionManager transactionManager;
+
+	@Autowired
+	JdbcConnectionDetails database;
 
 	@Test
 	void chargesOncePerProviderIdempotencyKey() {
@@ -135,6 +149,40 @@ class SimulatorPaymentGatewayIntegrationTests {
 		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
 		assertThat(ledgerRows(request)).isEqualTo(1);
 		assertThat(slow.worstCaseCallDuration()).isEqualTo(Duration.ofMillis(200));
+	}
+
+	/**
+	 * A repeated void or capture key is answered from the ledger within the one call's
+	 * latency: the first call and its repeat each take it once, never a second time for
+	 * the repeat's read of what the key already has.
+	 */
+	@Test
+	void aRepeatedVoidOrCaptureKeyTakesTheLatencyOnce() {
+		Duration latency = Duration.ofMillis(800);
+		SimulatorPaymentGateway simulator = simulator(OFF, OFF, OFF, latency);
+		String voided = authorized(simulator);
+		VoidRequest voidRequest = new VoidRequest(UUID.randomUUID(),
+				ProviderAttempt.providerIdempotencyKey("void", UUID.randomUUID(), 1), voided);
+		UUID captureId = UUID.randomUUID();
+		CaptureRequest captureRequest = new CaptureRequest(captureId,
+				ProviderAttempt.providerIdempotencyKey("capture", captureId, 1), authorized(simulator),
+				new Money(500, Currency.getInstance("EUR")), 1500);
+		GatewayResult firstVoid = simulator.voidAuthorization(voidRequest);
+		GatewayResult firstCapture = simulator.capture(captureRequest);
+
+		long voidStarted = System.nanoTime();
+		GatewayResult repeatedVoid = simulator.voidAuthorization(voidRequest);
+		Duration voidTook = Duration.ofNanos(System.nanoTime() - voidStarted);
+		long captureStarted = System.nanoTime();
+		GatewayResult repeatedCapture = simulator.capture(captureRequest);
+		Duration captureTook = Duration.ofNanos(System.nanoTime() - captureStarted);
+
+		assertThat(firstVoid).isInstanceOf(GatewayResult.Approved.class);
+		assertThat(repeatedVoid).isEqualTo(firstVoid);
+		assertThat(voidTook).isGreaterThanOrEqualTo(latency).isLessThan(latency.multipliedBy(2));
+		assertThat(firstCapture).isInstanceOf(GatewayResult.Approved.class);
+		assertThat(repeatedCapture).isEqualTo(firstCapture);
+		assertThat(captureTook).isGreaterThanOrEqualTo(latency).isLessThan(latency.multipliedBy(2));
 	}
 
 	@Test
@@ -238,6 +286,58 @@ class SimulatorPaymentGatewayIntegrationTests {
 		assertThat(simulator.lookup(request)).isEqualTo(result);
 	}
 
+	@Test
+	void oneCaptureKeySentTwiceAtOnceTakesItsAmountOnce() throws Exception {
+		SimulatorPaymentGateway simulator = simulator(OFF, OFF, OFF, Duration.ZERO);
+		PaymentId paymentId = PaymentId.random();
+		GatewayResult authorized = simulator.charge(new ChargeRequest(paymentId.value(),
+				ProviderAttempt.providerIdempotencyKey("payment", paymentId.value(), 1),
+				new Money(1000, Currency.getInstance("EUR")), "pm_card_visa", "order-1", null, Instant.now(),
+				CaptureMethod.MANUAL));
+		String charge = ((GatewayResult.Approved) authorized).providerReference();
+		UUID captureId = UUID.randomUUID();
+		CaptureRequest capture = new CaptureRequest(captureId,
+				ProviderAttempt.providerIdempotencyKey("capture", captureId, 1), charge,
+				new Money(300, Currency.getInstance("EUR")), 1000);
+		List<GatewayResult> results;
+		// A capture of another key holds the charge's row (on a connection outside the
+		// pool, which the two calls and the probe below use), so both calls under this
+		// key are in PostgreSQL before either can finish: the re-send of a takeover while
+		// the first send is still running.
+		try (Connection holder = DriverManager.getConnection(this.database.getJdbcUrl(), this.database.getUsername(),
+				Objects.requireNonNullElse(this.database.getPassword(), ""));
+				ExecutorService pool = Executors.newFixedThreadPool(2)) {
+			holder.setAutoCommit(false);
+			try (PreparedStatement lock = holder
+				.prepareStatement("SELECT 1 FROM simulated_provider_charges WHERE provider_reference = ? FOR UPDATE")) {
+				lock.setString(1, charge);
+				lock.executeQuery().close();
+			}
+			Future<GatewayResult> first = pool.submit(() -> simulator.capture(capture));
+			Future<GatewayResult> second = pool.submit(() -> simulator.capture(capture));
+			await().atMost(Duration.ofSeconds(10)).until(() -> sessionsWaitingOnALock() == 2);
+			holder.rollback();
+			results = List.of(first.get(10, TimeUnit.SECONDS), second.get(10, TimeUnit.SECONDS));
+		}
+
+		assertThat(results).allSatisfy((result) -> assertThat(result).isInstanceOf(GatewayResult.Approved.class));
+		assertThat(results.get(1)).isEqualTo(results.get(0));
+		assertThat(this.jdbc.sql("SELECT captured_total FROM simulated_provider_charges WHERE provider_reference = ?")
+			.param(charge)
+			.query(Long.class)
+			.single()).as("captured under one provider idempotency key").isEqualTo(300);
+		assertThat(this.jdbc.sql("SELECT count(*) FROM simulated_provider_captures WHERE charge_reference = ?")
+			.param(charge)
+			.query(Long.class)
+			.single()).isEqualTo(1);
+	}
+
+	private long sessionsWaitingOnALock() {
+		return this.jdbc.sql("""
+				SELECT count(*) FROM pg_stat_activity
+				WHERE datname = current_database() AND wait_event_type = 'Lock'""").query(Long.class).single();
+	}
+
 	/** Runs {@code call} on {@code threads} threads released together. */
 	private static List<GatewayResult> together(int threads, Supplier<GatewayResult> call) throws Exception {
 		CyclicBarrier start = new CyclicBarrier(threads);
@@ -259,6 +359,17 @@ class SimulatorPaymentGatewayIntegrationTests {
 
 	private static String charged(SimulatorPaymentGateway simulator, String paymentMethod) {
 		GatewayResult result = simulator.charge(charge(paymentMethod));
+		assertThat(result).isInstanceOf(GatewayResult.Approved.class);
+		return ((GatewayResult.Approved) result).providerReference();
+	}
+
+	/** A manual charge of 1500 EUR minor units, authorized; its provider reference. */
+	private static String authorized(SimulatorPaymentGateway simulator) {
+		PaymentId paymentId = PaymentId.random();
+		GatewayResult result = simulator.charge(new ChargeRequest(paymentId.value(),
+				ProviderAttempt.providerIdempotencyKey("payment", paymentId.value(), 1),
+				new Money(1500, Currency.getInstance("EUR")), "pm_card_visa", "order-1", null, Instant.now(),
+				CaptureMethod.MANUAL));
 		assertThat(result).isInstanceOf(GatewayResult.Approved.class);
 		return ((GatewayResult.Approved) result).providerReference();
 	}

@@ -7,11 +7,11 @@ import org.springframework.context.ApplicationContext;
 import dev.payonce.gateway.simulator.SimulatorProperties.Fault;
 
 /**
- * Sets the simulated provider's faults and timings of a running application, so that test
- * classes that need different ones share one application context instead of starting one
- * each. A test sets them before its requests and calls {@link #reset} after each test;
- * every change counts provider calls from zero again, so {@code every} counts the test's
- * own calls.
+ * Sets the simulated provider's faults, timings and authorization window of a running
+ * application, so that test classes that need different ones share one application
+ * context instead of starting one each. A test sets them before its requests and calls
+ * {@link #reset} after each test; every change counts provider calls from zero again, so
+ * {@code every} counts the test's own calls.
  */
 public final class SimulatorSettings {
 
@@ -51,6 +51,17 @@ public final class SimulatorSettings {
 	public void faults(int refuseEvery, int errorBeforeChargeEvery, int timeoutAfterChargeEvery) {
 		apply(new SimulatorProperties(Duration.ZERO, started().timeout(), Duration.ZERO, new Fault(0, refuseEvery),
 				new Fault(0, errorBeforeChargeEvery), new Fault(0, timeoutAfterChargeEvery)));
+	}
+
+	/**
+	 * Authorizations of manual payments hold this long; the rest as the application was
+	 * started.
+	 * @param window how long an authorization holds before it lapses
+	 */
+	public void authorizationWindow(Duration window) {
+		SimulatorProperties started = started();
+		apply(new SimulatorProperties(started.latency(), started.timeout(), started.delayAfterCharge(),
+				started.refuse(), started.errorBeforeCharge(), started.timeoutAfterCharge(), window));
 	}
 
 	/** Back to the settings the application was started with. */

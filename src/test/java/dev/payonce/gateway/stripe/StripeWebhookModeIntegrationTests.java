@@ -50,7 +50,8 @@ class StripeWebhookModeIntegrationTests extends StripeIntegrationFixture {
 	@Test
 	void testModeEventNamingAPendingLivePaymentIsAcknowledgedIgnoredAndSettlesNothing() throws Exception {
 		String orderId = "live-" + UUID.randomUUID();
-		stripe.plan(orderId, StripeFault.TIMEOUT_AFTER_CHARGE);
+		// Reset before the answer, and before the answer to the HTTP client's resend.
+		stripe.plan(orderId, StripeFault.RESET_AFTER_CHARGE, StripeFault.RESET_AFTER_CHARGE);
 		// A live Stripe key takes live API keys only (docs/design.md section 5, "One mode
 		// per adapter").
 		PaymentsApi admin = new PaymentsApi(this.port, TestCredentials.ADMIN_TOKEN);

@@ -212,7 +212,7 @@ class ConcurrentPaymentIntegrationTests {
 			// SQLSTATE 40001.
 			competitor.setAutoCommit(false);
 			try (PreparedStatement insert = competitor.prepareStatement("""
-					INSERT INTO idempotency_records (client_id, idempotency_key, operation, request_fingerprint,
+					INSERT INTO idempotency_records (scope, idempotency_key, operation, request_fingerprint,
 					    status, locked_until, attempt, resource_id, created_at)
 					VALUES ('cli_development', ?, 'payment', repeat('0', 64), 'IN_PROGRESS',
 					    now() + interval '1 minute', 1, ?, now())""")) {

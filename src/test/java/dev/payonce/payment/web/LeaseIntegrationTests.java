@@ -34,14 +34,14 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * docs/design.md section 4, steps 4 and 5: leases, takeover fenced by the attempt number,
- * and the bounded wait for an in-progress request. The simulated provider answers 3 s
- * after writing a new charge (a slow network), and the clock can be moved past the 6 s
+ * and the bounded wait for an in-progress request. The simulated provider answers 2 s
+ * after writing a new charge (a slow network), and the clock can be moved past the 5 s
  * lease, as a stalled process would see it.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "payonce.gateway.simulator.delay-after-charge=3s", "payonce.gateway.simulator.timeout=4s",
-				"payonce.reconciliation.lease-margin=1s", "payonce.idempotency.lease=6s",
-				"payonce.idempotency.in-progress-wait=8s", "payonce.reconciliation.enabled=false" })
+		properties = { "payonce.gateway.simulator.delay-after-charge=2s", "payonce.gateway.simulator.timeout=3s",
+				"payonce.reconciliation.lease-margin=1s", "payonce.idempotency.lease=5s",
+				"payonce.idempotency.in-progress-wait=7s", "payonce.reconciliation.enabled=false" })
 @Import({ TestcontainersConfiguration.class, OffsetClock.Installed.class })
 @ExtendWith(OutputCaptureExtension.class)
 class LeaseIntegrationTests {
@@ -74,7 +74,7 @@ class LeaseIntegrationTests {
 			double takeovers = new MeterReadings(this.meters).claims("takeover");
 			Future<Reply> slow = slowClient.submit(() -> this.api.pay(key, body));
 			await().atMost(Duration.ofSeconds(10)).until(() -> ledgerRows(key) == 1);
-			this.clock.advance(Duration.ofSeconds(7), this.jdbc);
+			this.clock.advance(Duration.ofSeconds(6), this.jdbc);
 
 			Reply takeover = this.api.pay(key, body);
 			Reply stale = slow.get(10, TimeUnit.SECONDS);

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -11,20 +12,23 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.payonce.TestcontainersConfiguration;
+import dev.payonce.gateway.simulator.SimulatorSettings;
 import dev.payonce.payment.web.PaymentsApi.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * docs/design.md section 15: {@code "capture": "manual"} authorizes without capturing,
- * and a payment without it is answered as it always was.
+ * and a payment without it is answered as it always was. The simulated provider's
+ * authorizations hold 3 days here, not its default 7, so that the expiry shown is the
+ * provider's.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = "payonce.gateway.simulator.authorization-window=3d")
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import(TestcontainersConfiguration.class)
 class ManualPaymentIntegrationTests {
 
@@ -34,11 +38,20 @@ class ManualPaymentIntegrationTests {
 	@Autowired
 	JdbcClient jdbc;
 
+	@Autowired
+	ApplicationContext context;
+
 	PaymentsApi api;
 
 	@BeforeEach
 	void setUp() {
+		SimulatorSettings.of(this.context).authorizationWindow(Duration.ofDays(3));
 		this.api = new PaymentsApi(this.port);
+	}
+
+	@AfterEach
+	void resetSimulator() {
+		SimulatorSettings.of(this.context).reset();
 	}
 
 	@Test

@@ -70,6 +70,19 @@ public final class PaymentsApi {
 			.POST(HttpRequest.BodyPublishers.ofString(json)));
 	}
 
+	/** POST /payments/{id}/captures with an Idempotency-Key and a JSON body. */
+	public Reply capture(String paymentId, String key, String json) {
+		return send(request("/payments/" + paymentId + "/captures").header("Idempotency-Key", key)
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(json)));
+	}
+
+	/** POST /payments/{id}/void with an Idempotency-Key and no body. */
+	public Reply voidPayment(String paymentId, String key) {
+		return send(request("/payments/" + paymentId + "/void").header("Idempotency-Key", key)
+			.POST(HttpRequest.BodyPublishers.noBody()));
+	}
+
 	/** A request shaped by the caller, sent with this client's API key. */
 	public Reply send(HttpRequest.Builder builder) {
 		return sendWithoutKey(builder.setHeader("Authorization", "Bearer " + this.apiKey));

@@ -108,6 +108,8 @@ class RefundIntegrationTests {
 		assertThat(tooMuch.json().get("refundableAmount").longValue()).isEqualTo(1000);
 		assertThat(notSucceeded.status()).isEqualTo(409);
 		assertThat(notSucceeded.problemType()).endsWith("/payment-not-refundable");
+		assertThat(notSucceeded.field("detail")).startsWith("Only captured money can be refunded")
+			.endsWith("this one is DECLINED.");
 		assertThat(unknown.status()).isEqualTo(404);
 		assertThat(unknown.problemType()).endsWith("/payment-not-found");
 		assertThat(othersPayment.status()).isEqualTo(404);
