@@ -55,6 +55,11 @@ class ModularityTests {
 	}
 
 	@Test
+	void merchantEventsDependOnNoOperation() {
+		assertThat(dependencies("event")).doesNotContainAnyElementsOf(OPERATIONS).doesNotContain("provider");
+	}
+
+	@Test
 	void idempotencyEngineDependsOnNoModuleButTheProblemTypeOfWeb() {
 		assertThat(dependencies("idempotency")).containsOnly("web");
 		assertThat(typesUsedOutside("idempotency")).containsOnly(ApiProblem.class.getName());

@@ -11,6 +11,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.SqlParameterValue;
 
 import dev.payonce.client.ClientId;
+import dev.payonce.event.EventOutbox;
+import dev.payonce.event.NewEvent;
 import dev.payonce.idempotency.ResourceTable;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.provider.CaptureSequence;
@@ -54,10 +56,10 @@ class CaptureTable {
 	}
 
 	@Bean
-	ResourceTable<Capture> captureResource(ProviderServices services) {
+	ResourceTable<Capture> captureResource(ProviderServices services, CaptureResponses responses) {
 		CaptureSequence sequence = services.gateway().captureSequence();
 		String capturable = capturable(sequence);
-		return ResourceTable.of(Capture.class)
+		ResourceTable<Capture> table = ResourceTable.of(Capture.class)
 			.claimUpdate("payments", "captures_in_flight = payments.captures_in_flight + target.reserve", """
 					(SELECT id, COALESCE(CAST(? AS bigint), amount - captured_amount - captures_in_flight) AS reserve,
 					        amount - captured_amount - captures_in_flight AS remaining
@@ -85,6 +87,8 @@ class CaptureTable {
 				return new Object[] { amount, captured, captured, releasedTheRest,
 						capture.updatedAt().atOffset(ZoneOffset.UTC), capture.paymentId().value(), amount };
 			});
+		return EventOutbox.onCompletion(table, (capture) -> NewEvent.of(capture.clientId().value(), "capture",
+				capture.status(), capture.id().value(), responses.receipt(capture)));
 	}
 
 	/**

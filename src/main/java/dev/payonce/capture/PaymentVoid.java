@@ -152,6 +152,10 @@ public class PaymentVoid extends ProviderResource {
 		return new PaymentId(this.paymentId);
 	}
 
+	/**
+	 * The owning client, the payment's.
+	 * @return the client
+	 */
 	public ClientId clientId() {
 		return new ClientId(this.clientId);
 	}

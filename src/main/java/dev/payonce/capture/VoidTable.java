@@ -3,10 +3,14 @@ package dev.payonce.capture;
 import java.time.ZoneOffset;
 import java.util.Map;
 
+import tools.jackson.databind.json.JsonMapper;
+
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.payonce.client.ClientId;
+import dev.payonce.event.EventOutbox;
+import dev.payonce.event.NewEvent;
 import dev.payonce.idempotency.ResourceTable;
 import dev.payonce.payment.PaymentId;
 
@@ -29,8 +33,8 @@ class VoidTable {
 	static final String VOIDABLE = "status = 'AUTHORIZED' AND captures_in_flight = 0 AND void_in_flight = false";
 
 	@Bean
-	ResourceTable<PaymentVoid> voidResource() {
-		return ResourceTable.of(PaymentVoid.class)
+	ResourceTable<PaymentVoid> voidResource(JsonMapper json) {
+		ResourceTable<PaymentVoid> table = ResourceTable.of(PaymentVoid.class)
 			.claimUpdate("payments", "void_in_flight = true",
 					"""
 							(SELECT id FROM payments WHERE id = ? AND client_id = ? AND %s FOR UPDATE) AS target"""
@@ -42,6 +46,8 @@ class VoidTable {
 					"id = ? AND void_in_flight",
 					(paymentVoid) -> new Object[] { paymentVoid.status() == VoidStatus.SUCCEEDED,
 							paymentVoid.updatedAt().atOffset(ZoneOffset.UTC), paymentVoid.paymentId().value() });
+		return EventOutbox.onCompletion(table, (paymentVoid) -> NewEvent.of(paymentVoid.clientId().value(), "void",
+				paymentVoid.status(), paymentVoid.id().value(), json.writeValueAsString(VoidReceipt.of(paymentVoid))));
 	}
 
 	/** The values of the claim's placeholders: its clauses', then its precheck's. */

@@ -34,6 +34,8 @@ final class PreparedResource<R> {
 
 	private final @Nullable CompletionUpdate<R> second;
 
+	private final @Nullable CompletionInsert<R> third;
+
 	private final ResourceStatements<R> statements;
 
 	PreparedResource(ResourceTable<R> table, JdbcClient jdbc, IdempotencyRecords records, List<ClaimGuard> guards,
@@ -44,6 +46,7 @@ final class PreparedResource<R> {
 		this.guards = List.copyOf(guards);
 		this.update = table.claimUpdateDeclared();
 		this.second = table.completionUpdateDeclared();
+		this.third = table.completionInsertDeclared();
 		List<@Nullable String> conditions = new ArrayList<>();
 		for (ClaimGuard guard : this.guards) {
 			String condition = guard.condition();
@@ -224,12 +227,18 @@ final class PreparedResource<R> {
 			throw new IllegalStateException("The completion update of " + this.table.type().getSimpleName() + " "
 					+ this.table.id().bind(resource) + " matched no row");
 		}
+		CompletionInsert<R> inserted = this.third;
+		if (inserted != null) {
+			// The caller completes the record in this transaction or rolls it all back.
+			this.jdbc.sql(this.statements.insertWrite()).params(insertValues(inserted, resource)).update();
+		}
 		this.table.version().set(resource, version + 1);
 	}
 
 	/**
 	 * The completion in one statement: the record locked if this attempt holds it, the
-	 * resource's versioned write, the declared completion update, the record completed.
+	 * resource's versioned write, the declared completion update, the record completed,
+	 * the declared completion insert.
 	 */
 	IdempotencyRecords.Completion complete(Lease lease, R resource, StoredResponse response, Instant now,
 			Duration retention) {
@@ -248,6 +257,10 @@ final class PreparedResource<R> {
 		args.addAll(List.of(response.status(), this.records.headers(response), response.body(),
 				now.atOffset(ZoneOffset.UTC), IdempotencyRecords.micros(retention), lease.scope().value(),
 				lease.key().value(), lease.attempt()));
+		CompletionInsert<R> inserted = this.third;
+		if (inserted != null) {
+			args.addAll(List.of(insertValues(inserted, resource)));
+		}
 		IdempotencyRecords.Completion completion;
 		try {
 			completion = this.jdbc.sql(this.statements.completion(this.records.completionFenced()))
@@ -315,6 +328,15 @@ final class PreparedResource<R> {
 					+ declared.placeholders() + " placeholders and " + args.length + " arguments");
 		}
 		return args;
+	}
+
+	private Object[] insertValues(CompletionInsert<R> inserted, R resource) {
+		Object[] values = inserted.values().apply(resource);
+		if (values.length != inserted.columns().size()) {
+			throw new IllegalStateException("The completion insert of " + this.table.type().getSimpleName() + " names "
+					+ inserted.columns().size() + " columns and gives " + values.length + " values");
+		}
+		return values;
 	}
 
 	private boolean fromUpdate(MappedColumn column) {

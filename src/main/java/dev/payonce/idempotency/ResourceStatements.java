@@ -31,6 +31,8 @@ final class ResourceStatements<R> {
 
 	private final @Nullable CompletionUpdate<R> second;
 
+	private final @Nullable CompletionInsert<R> third;
+
 	private final List<MappedColumn> inserted;
 
 	private final List<MappedColumn> updated;
@@ -54,6 +56,8 @@ final class ResourceStatements<R> {
 
 	private final @Nullable String secondWrite;
 
+	private final @Nullable String insertWrite;
+
 	private final String completion;
 
 	/** {@link #completion} without the fence, for the test that breaks it on purpose. */
@@ -68,6 +72,7 @@ final class ResourceStatements<R> {
 		this.table = table;
 		this.update = table.claimUpdateDeclared();
 		this.second = table.completionUpdateDeclared();
+		this.third = table.completionInsertDeclared();
 		this.inserted = table.columns().stream().filter(MappedColumn::insertable).toList();
 		this.updated = table.columns().stream().filter(MappedColumn::updatable).toList();
 		if (this.updated.isEmpty()) {
@@ -84,6 +89,10 @@ final class ResourceStatements<R> {
 				+ table.version().name() + " = ?";
 		this.secondWrite = (this.second != null)
 				? "UPDATE " + this.second.table() + " SET " + this.second.set() + " WHERE " + this.second.where()
+				: null;
+		this.insertWrite = (this.third != null)
+				? "INSERT INTO " + this.third.table() + " (" + String.join(", ", this.third.columns()) + ") VALUES ("
+						+ repeat("?", this.third.columns().size()) + ")"
 				: null;
 		this.completion = completionStatement("status = 'IN_PROGRESS' AND attempt = ?");
 		this.unfencedCompletion = completionStatement("(attempt = ? OR TRUE)");
@@ -131,6 +140,11 @@ final class ResourceStatements<R> {
 
 	@Nullable String secondWrite() {
 		return this.secondWrite;
+	}
+
+	/** The declared completion insert on its own, for the completion that reads again. */
+	@Nullable String insertWrite() {
+		return this.insertWrite;
 	}
 
 	/**
@@ -282,8 +296,9 @@ final class ResourceStatements<R> {
 	/**
 	 * docs/design.md section 4, "Completion in one statement": the record locked if this
 	 * attempt holds it, then each write only if the one before wrote a row, then the
-	 * record completed only if the last one did; with two writes, one that matched no row
-	 * after the first wrote undoes the statement.
+	 * record completed only if the last one did, then the declared completion insert only
+	 * if the record was completed; with two writes, one that matched no row after the
+	 * first wrote undoes the statement.
 	 */
 	private String completionStatement(String fence) {
 		StringBuilder sql = new StringBuilder("""
@@ -311,9 +326,20 @@ final class ResourceStatements<R> {
 				        response_headers = CAST(? AS jsonb), response_body = ?, completed_at = ?,
 				        expires_at = statement_timestamp() + ? * INTERVAL '1 microsecond'
 				    WHERE scope = ? AND idempotency_key = ? AND %s
-				      AND EXISTS (SELECT 1 FROM %s) RETURNING 1)
-				SELECT EXISTS (SELECT 1 FROM held) AS held, EXISTS (SELECT 1 FROM done) AS done""".formatted(fence,
-				last));
+				      AND EXISTS (SELECT 1 FROM %s) RETURNING 1)""".formatted(fence, last));
+		CompletionInsert<R> inserted = this.third;
+		if (inserted != null) {
+			// Only once the record is completed: the row exists exactly when the
+			// completion does.
+			sql.append(",\ninserted AS (INSERT INTO ")
+				.append(inserted.table())
+				.append(" (")
+				.append(String.join(", ", inserted.columns()))
+				.append(") SELECT ")
+				.append(repeat("?", inserted.columns().size()))
+				.append(" WHERE EXISTS (SELECT 1 FROM done) RETURNING 1)");
+		}
+		sql.append("\nSELECT EXISTS (SELECT 1 FROM held) AS held, EXISTS (SELECT 1 FROM done) AS done");
 		if (declared != null) {
 			sql.append(
 					"""

@@ -61,6 +61,8 @@ public final class ResourceTable<R> {
 
 	private @Nullable CompletionUpdate<R> completionUpdate;
 
+	private @Nullable CompletionInsert<R> completionInsert;
+
 	/** Set when the engine prepares the declaration at start-up. */
 	private @Nullable PreparedResource<R> prepared;
 
@@ -163,6 +165,29 @@ public final class ResourceTable<R> {
 	}
 
 	/**
+	 * Declares a row that every completion of the resource inserts, in the same fenced
+	 * statement or transaction as the resource's write and the stored response, and only
+	 * if the record was completed: a stale attempt inserts nothing, and a completion that
+	 * committed always inserted it (an outbox row, for example a merchant event:
+	 * docs/design.md section 4, "Completion in one statement"). The engine builds
+	 * {@code INSERT INTO table (columns) SELECT ?, ... WHERE <the record completed>}.
+	 * @param table the table a row is inserted into
+	 * @param columns the columns given a value; the table's defaults fill the others
+	 * @param values the row's values, one per column in order, from the moved resource
+	 * @return this declaration
+	 * @throws IllegalArgumentException if a name is not a plain lower-case name or there
+	 * is no column
+	 */
+	public ResourceTable<R> completionInsert(String table, List<String> columns, Function<R, Object[]> values) {
+		if (columns.isEmpty()) {
+			throw new IllegalArgumentException("A completion insert into " + table + " names no column");
+		}
+		this.completionInsert = new CompletionInsert<>(SqlChecks.name(table),
+				columns.stream().map(SqlChecks::name).toList(), Objects.requireNonNull(values));
+		return this;
+	}
+
+	/**
 	 * The completion over the copy the act step read, without reading it again:
 	 * {@code transition} moves the copy in memory and renders the response, and the
 	 * engine stores it with the copy's versioned write (and the declared completion
@@ -234,6 +259,10 @@ public final class ResourceTable<R> {
 
 	@Nullable CompletionUpdate<R> completionUpdateDeclared() {
 		return this.completionUpdate;
+	}
+
+	@Nullable CompletionInsert<R> completionInsertDeclared() {
+		return this.completionInsert;
 	}
 
 	/** A new, empty instance, for the engine's reload. */

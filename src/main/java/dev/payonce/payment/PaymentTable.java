@@ -3,6 +3,8 @@ package dev.payonce.payment;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.payonce.event.EventOutbox;
+import dev.payonce.event.NewEvent;
 import dev.payonce.idempotency.ResourceTable;
 
 /**
@@ -14,8 +16,10 @@ import dev.payonce.idempotency.ResourceTable;
 class PaymentTable {
 
 	@Bean
-	ResourceTable<Payment> paymentResource() {
-		return ResourceTable.of(Payment.class);
+	ResourceTable<Payment> paymentResource(PaymentResponses responses) {
+		ResourceTable<Payment> table = ResourceTable.of(Payment.class);
+		return EventOutbox.onCompletion(table, (payment) -> NewEvent.of(payment.clientId().value(), "payment",
+				payment.status(), payment.id().value(), responses.receipt(payment)));
 	}
 
 }

@@ -11,6 +11,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.SqlParameterValue;
 
 import dev.payonce.client.ClientId;
+import dev.payonce.event.EventOutbox;
+import dev.payonce.event.NewEvent;
 import dev.payonce.idempotency.ResourceTable;
 import dev.payonce.payment.PaymentId;
 
@@ -51,8 +53,8 @@ class RefundTable {
 	static final String REFUNDABLE = "status IN ('SUCCEEDED', 'AUTHORIZED', 'VOIDED')";
 
 	@Bean
-	ResourceTable<Refund> refundResource() {
-		return ResourceTable.of(Refund.class)
+	ResourceTable<Refund> refundResource(RefundResponses responses) {
+		ResourceTable<Refund> table = ResourceTable.of(Refund.class)
 			.claimUpdate("payments", "refunds_in_flight = payments.refunds_in_flight + target.reserve",
 					"""
 							(SELECT id, COALESCE(CAST(? AS bigint), %1$s - refunded_amount - refunds_in_flight - external_refunded_amount) AS reserve
@@ -78,6 +80,8 @@ class RefundTable {
 						return new Object[] { amount, (refund.status() == RefundStatus.SUCCEEDED) ? amount : 0L,
 								refund.updatedAt().atOffset(ZoneOffset.UTC), refund.paymentId().value(), amount };
 					});
+		return EventOutbox.onCompletion(table, (refund) -> NewEvent.of(refund.clientId().value(), "refund",
+				refund.status(), refund.id().value(), responses.receipt(refund)));
 	}
 
 	/**

@@ -252,6 +252,9 @@ public class ApiDocumentation {
 					new StringSchema().format("uuid")
 						.description("The void concerned (void-declined, void-failed, void-provider-unavailable, "
 								+ "void-outcome-unknown)"))
+			.addProperty("addressKind",
+					new StringSchema()._enum(List.of("loopback", "private", "link_local", "reserved", "unresolvable"))
+						.description("What the webhook URL's host resolved to (webhook-url-refused)"))
 			.addProperty("currency",
 					new StringSchema().description("The ISO 4217 currency of the amount (amount-not-supported)"))
 			.addProperty("amount",

@@ -9,6 +9,8 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.stereotype.Component;
 
+import dev.payonce.event.EventOutbox;
+import dev.payonce.event.NewEvent;
 import dev.payonce.idempotency.IdempotentOperation.Action;
 import dev.payonce.idempotency.IdempotentOperation.FinishStep;
 import dev.payonce.idempotency.IdempotencyService;
@@ -22,6 +24,7 @@ import dev.payonce.provider.ProviderEvent;
 import dev.payonce.provider.ProviderEventEffect;
 import dev.payonce.refund.Refund;
 import dev.payonce.refund.RefundId;
+import dev.payonce.refund.RefundResponses;
 import dev.payonce.refund.RefundService;
 import dev.payonce.refund.RefundStatus;
 import dev.payonce.refund.Refunds;
@@ -50,8 +53,15 @@ class RefundEvents {
 
 	private final WebhookMetrics metrics;
 
+	private final EventOutbox outbox;
+
+	private final RefundResponses responses;
+
 	RefundEvents(Refunds refunds, RefundService refundService, PaymentService paymentService,
-			IdempotencyService idempotency, ProviderRefunds providerRefunds, WebhookMetrics metrics) {
+			IdempotencyService idempotency, ProviderRefunds providerRefunds, WebhookMetrics metrics, EventOutbox outbox,
+			RefundResponses responses) {
+		this.outbox = outbox;
+		this.responses = responses;
 		this.refunds = refunds;
 		this.refundService = refundService;
 		this.paymentService = paymentService;
@@ -134,6 +144,11 @@ class RefundEvents {
 			boolean reversed = recorded
 					&& this.providerRefunds.reverseSucceededRefund(refund.id(), declined.declineCode(), delivery.now());
 			if (reversed) {
+				// The merchant's event, in the transaction that moved the refund.
+				Refund moved = this.refunds.findById(refund.id().value())
+					.orElseThrow(() -> new IllegalStateException("Refund " + refund.id() + " vanished"));
+				this.outbox.record(NewEvent.of(moved.clientId().value(), "refund", moved.status(), moved.id().value(),
+						this.responses.receipt(moved)));
 				delivery.afterCommit(() -> {
 					log.warn(
 							"Webhook event {} ({}): the provider reports refund {} of payment {} failed after "

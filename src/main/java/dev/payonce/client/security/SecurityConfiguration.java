@@ -80,7 +80,8 @@ class SecurityConfiguration {
 				.permitAll()
 				.requestMatchers("/admin/**")
 				.hasRole("ADMIN")
-				.requestMatchers("/payments", "/payments/**")
+				.requestMatchers("/payments", "/payments/**", "/events", "/events/**", "/webhook-endpoints",
+						"/webhook-endpoints/**")
 				.hasRole("CLIENT")
 				.anyRequest()
 				.authenticated())

@@ -67,6 +67,10 @@ class CaptureIntegrationTests {
 		assertThat(payment.json().path("capturedAmount").asLong()).isEqualTo(1000);
 		assertThat(payment.json().path("capturableAmount").asLong()).isZero();
 		assertThat(ledger(paymentId)).isEqualTo(1000);
+		assertThat(this.jdbc.sql("SELECT type FROM merchant_events WHERE resource_id = ?::uuid")
+			.param(first.field("id"))
+			.query(String.class)
+			.list()).as("its merchant event").containsExactly("capture.succeeded");
 	}
 
 	@Test

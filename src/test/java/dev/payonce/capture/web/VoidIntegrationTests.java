@@ -88,6 +88,10 @@ class VoidIntegrationTests {
 		assertThat(again.problemType()).endsWith("/payment-not-voidable");
 		assertThat(this.payments.get("/payments/" + paymentId).field("status")).isEqualTo("VOIDED");
 		assertThat(providerVoids(paymentId)).isEqualTo(1);
+		assertThat(this.jdbc.sql("SELECT type FROM merchant_events WHERE resource_id = ?::uuid")
+			.param(voided.field("id"))
+			.query(String.class)
+			.list()).as("its merchant event").containsExactly("void.succeeded");
 	}
 
 	@Test

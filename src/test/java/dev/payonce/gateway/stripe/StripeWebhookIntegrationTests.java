@@ -530,6 +530,8 @@ class StripeWebhookIntegrationTests extends StripeIntegrationFixture {
 		assertThat(refundedAmount(pending.paymentId())).isZero();
 		assertThat(retry.status()).isEqualTo(402);
 		assertThat(retry.problemType()).endsWith("/refund-declined");
+		assertThat(eventTypes(pending.refundId())).as("the event's effect wrote its merchant event")
+			.containsExactly("refund.declined");
 	}
 
 	@Test
@@ -897,6 +899,15 @@ class StripeWebhookIntegrationTests extends StripeIntegrationFixture {
 			.param(ours.field("id"))
 			.query(Long.class)
 			.single()).as("one of the two failure events gave the amount back").isEqualTo(1);
+		assertThat(eventTypes(ours.field("id"))).as("one merchant event per committed change")
+			.containsExactly("refund.succeeded", "refund.declined");
+	}
+
+	private List<String> eventTypes(String resourceId) {
+		return this.jdbc.sql("SELECT type FROM merchant_events WHERE resource_id = ?::uuid ORDER BY seq")
+			.param(resourceId)
+			.query(String.class)
+			.list();
 	}
 
 	@Test

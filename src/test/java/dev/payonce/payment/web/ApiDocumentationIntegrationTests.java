@@ -89,7 +89,12 @@ class ApiDocumentationIntegrationTests {
 					Set.of("200", "400", "401", "402", "403", "404", "406", "409", "413", "422", "500", "503", "417",
 							"501", "505")),
 			Map.entry("getCapture",
-					Set.of("200", "400", "401", "403", "404", "406", "500", "503", "413", "417", "501", "505")));
+					Set.of("200", "400", "401", "403", "404", "406", "500", "503", "413", "417", "501", "505")),
+			Map.entry("createWebhookEndpoint", Set.of("201", "400", "401", "403", "406", "413", "415", "500", "503")),
+			Map.entry("rotateWebhookEndpointSecret", Set.of("200", "400", "401", "403", "404", "500", "503")),
+			Map.entry("listEvents", Set.of("200", "400", "401", "403", "406", "500", "503")),
+			Map.entry("getEvent", Set.of("200", "400", "401", "403", "404", "406", "500", "503")),
+			Map.entry("redeliverEvent", Set.of("202", "400", "401", "403", "404", "500", "503")));
 
 	@LocalServerPort
 	int port;
