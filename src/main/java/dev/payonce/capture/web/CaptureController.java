@@ -1,7 +1,6 @@
 package dev.payonce.capture.web;
 
 import java.nio.charset.StandardCharsets;
-import java.util.UUID;
 
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -23,6 +22,7 @@ import dev.payonce.idempotency.web.StoredResponses;
 import dev.payonce.payment.PaymentId;
 import dev.payonce.payment.web.PaymentController;
 import dev.payonce.payment.web.PaymentProblems;
+import dev.payonce.web.CanonicalIds;
 
 /**
  * {@code POST /payments/{id}/captures}, {@code GET /payments/{id}/captures} and
@@ -94,16 +94,7 @@ class CaptureController implements CaptureOperations {
 	}
 
 	private static CaptureId parseCaptureId(String id) {
-		try {
-			UUID uuid = UUID.fromString(id);
-			if (!uuid.toString().equals(id)) {
-				throw CaptureProblems.captureNotFound();
-			}
-			return new CaptureId(uuid);
-		}
-		catch (IllegalArgumentException ex) {
-			throw CaptureProblems.captureNotFound();
-		}
+		return CanonicalIds.parse(id).map(CaptureId::new).orElseThrow(CaptureProblems::captureNotFound);
 	}
 
 }

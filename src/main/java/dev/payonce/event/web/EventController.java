@@ -28,6 +28,7 @@ import dev.payonce.client.CurrentClient;
 import dev.payonce.event.EventFeed;
 import dev.payonce.event.WebhookEndpointRegistry;
 import dev.payonce.web.ApiDocumentation;
+import dev.payonce.web.CanonicalIds;
 
 /**
  * The calling client's event feed (docs/events.md, "The feed"): {@code GET /events}
@@ -154,13 +155,7 @@ class EventController {
 	}
 
 	private static @Nullable UUID parseOrNull(String id) {
-		try {
-			UUID uuid = UUID.fromString(id);
-			return uuid.toString().equals(id) ? uuid : null;
-		}
-		catch (IllegalArgumentException ex) {
-			return null;
-		}
+		return CanonicalIds.parse(id).orElse(null);
 	}
 
 }

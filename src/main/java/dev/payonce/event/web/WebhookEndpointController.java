@@ -25,6 +25,7 @@ import dev.payonce.client.CurrentClient;
 import dev.payonce.event.WebhookEndpoint;
 import dev.payonce.event.WebhookEndpointRegistry;
 import dev.payonce.web.ApiDocumentation;
+import dev.payonce.web.CanonicalIds;
 
 /**
  * A client's webhook endpoints (docs/events.md, "Endpoints"): part of the client API,
@@ -177,16 +178,7 @@ class WebhookEndpointController {
 
 	/** Only the canonical UUID spelling names an endpoint. */
 	static UUID parse(String id) {
-		try {
-			UUID uuid = UUID.fromString(id);
-			if (uuid.toString().equals(id)) {
-				return uuid;
-			}
-		}
-		catch (IllegalArgumentException ex) {
-			// not an id: not found
-		}
-		throw EventProblems.endpointNotFound();
+		return CanonicalIds.parse(id).orElseThrow(EventProblems::endpointNotFound);
 	}
 
 }

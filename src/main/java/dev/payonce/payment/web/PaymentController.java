@@ -20,6 +20,7 @@ import dev.payonce.payment.PaymentId;
 import dev.payonce.payment.PaymentOutcome;
 import dev.payonce.payment.PaymentResponses;
 import dev.payonce.payment.PaymentService;
+import dev.payonce.web.CanonicalIds;
 
 /**
  * {@code POST /payments} and {@code GET /payments/{id}} (docs/design.md section 2).
@@ -83,18 +84,7 @@ public class PaymentController implements PaymentOperations {
 	 * @throws dev.payonce.web.ApiProblem 404 {@code payment-not-found} for anything else
 	 */
 	public static PaymentId parseId(String id) {
-		try {
-			UUID uuid = UUID.fromString(id);
-			// UUID.fromString accepts non-canonical spellings; only the canonical one
-			// names a payment.
-			if (!uuid.toString().equals(id)) {
-				throw PaymentProblems.notFound();
-			}
-			return new PaymentId(uuid);
-		}
-		catch (IllegalArgumentException ex) {
-			throw PaymentProblems.notFound();
-		}
+		return CanonicalIds.parse(id).map(PaymentId::new).orElseThrow(PaymentProblems::notFound);
 	}
 
 }

@@ -1,7 +1,6 @@
 package dev.payonce.refund.web;
 
 import java.nio.charset.StandardCharsets;
-import java.util.UUID;
 
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -26,6 +25,7 @@ import dev.payonce.refund.RefundOutcome;
 import dev.payonce.refund.RefundPage;
 import dev.payonce.refund.RefundResponses;
 import dev.payonce.refund.RefundService;
+import dev.payonce.web.CanonicalIds;
 
 /**
  * {@code POST /payments/{id}/refunds}, {@code GET /payments/{id}/refunds} and {@code GET
@@ -108,16 +108,7 @@ class RefundController implements RefundOperations {
 	}
 
 	private static RefundId parseRefundId(String id) {
-		try {
-			UUID uuid = UUID.fromString(id);
-			if (!uuid.toString().equals(id)) {
-				throw RefundProblems.refundNotFound();
-			}
-			return new RefundId(uuid);
-		}
-		catch (IllegalArgumentException ex) {
-			throw RefundProblems.refundNotFound();
-		}
+		return CanonicalIds.parse(id).map(RefundId::new).orElseThrow(RefundProblems::refundNotFound);
 	}
 
 }

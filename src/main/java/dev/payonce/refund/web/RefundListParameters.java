@@ -15,6 +15,7 @@ import dev.payonce.payment.web.FieldError;
 import dev.payonce.payment.web.PaymentProblems;
 import dev.payonce.refund.RefundId;
 import dev.payonce.web.Problems;
+import dev.payonce.web.CanonicalIds;
 
 /**
  * The query of {@code GET /payments/{id}/refunds}, read strictly (docs/design.md section
@@ -97,13 +98,7 @@ record RefundListParameters(int limit, @Nullable RefundId startingAfter) {
 	}
 
 	private static @Nullable RefundId refundId(String value) {
-		try {
-			UUID uuid = UUID.fromString(value);
-			return uuid.toString().equals(value) ? new RefundId(uuid) : null;
-		}
-		catch (IllegalArgumentException ex) {
-			return null;
-		}
+		return CanonicalIds.parse(value).map(RefundId::new).orElse(null);
 	}
 
 }
