@@ -29,8 +29,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (the simulator times out after every second provider call acts) keeps its reservation;
  * a retry with the same key returns the original capture, never a second one, and one
  * nobody retried is settled by the reconciler's lookup once the clock has moved past the
- * default give-up window (15 minutes). The faults are set on the running simulator, so
- * that this class shares its context with {@code RefundReconciliationIntegrationTests}.
+ * default give-up window (15 minutes). A void whose answer was lost keeps its hold on the
+ * payment, so no capture is claimed meanwhile, until the reconciler's lookup finds the
+ * provider's void: the payment is VOIDED and the stored answer replayed. The faults are
+ * set on the running simulator, so that this class shares its context with
+ * {@code RefundReconciliationIntegrationTests}.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import({ TestcontainersConfiguration.class, OffsetClock.Installed.class })
@@ -88,16 +91,68 @@ class CaptureReconciliationIntegrationTests {
 		assertThat(replay.field("id")).isEqualTo(lostAgain.field("captureId"));
 		assertThat(column(paymentId, "captured_amount")).isEqualTo(500);
 		assertThat(column(paymentId, "captures_in_flight")).isZero();
-		assertThat(this.jdbc.sql("""
-				SELECT count(*) FROM simulated_provider_captures c JOIN payments p
-				    ON c.charge_reference = p.provider_reference WHERE p.id = CAST(? AS uuid)""")
-			.param(paymentId)
-			.query(Long.class)
-			.single()).as("one provider capture per key").isEqualTo(2);
+		assertThat(providerCaptures(paymentId)).as("one provider capture per key").isEqualTo(2);
 	}
 
 	private long column(String paymentId, String column) {
 		return this.jdbc.sql("SELECT " + column + " FROM payments WHERE id = CAST(? AS uuid)")
+			.param(paymentId)
+			.query(Long.class)
+			.single();
+	}
+
+	@Test
+	void aVoidWhoseAnswerWasLostIsSettledByTheReconcilersLookup() {
+		CapturesApi api = new CapturesApi(new PaymentsApi(this.port));
+		String paymentId = api.authorize(1000);
+		String key = "lost-void-" + UUID.randomUUID();
+
+		Reply lost = api.voidPayment(paymentId, key);
+		boolean heldWhileUnknown = voidInFlight(paymentId);
+		Reply captureMeanwhile = api.capture(paymentId, "meanwhile-" + UUID.randomUUID(), "{\"amount\":100}");
+		this.clock.advance(Duration.ofMinutes(16), this.jdbc);
+		IdempotencyReconciler.Report report = this.reconciler.reconcile();
+		Reply replay = api.voidPayment(paymentId, key);
+
+		assertThat(lost.status()).isEqualTo(503);
+		assertThat(lost.problemType()).endsWith("/void-outcome-unknown");
+		assertThat(heldWhileUnknown).isTrue();
+		assertThat(captureMeanwhile.status()).isEqualTo(409);
+		assertThat(captureMeanwhile.problemType()).endsWith("/payment-not-capturable");
+		assertThat(report.found()).isGreaterThanOrEqualTo(1);
+		assertThat(replay.status()).isEqualTo(200);
+		assertThat(replay.header("Idempotent-Replayed")).contains("true");
+		assertThat(replay.field("id")).isEqualTo(lost.field("voidId"));
+		assertThat(replay.field("status")).isEqualTo("SUCCEEDED");
+		assertThat(replay.field("providerReference")).isEqualTo(providerVoid(paymentId));
+		assertThat(api.get("/payments/" + paymentId).field("status")).isEqualTo("VOIDED");
+		assertThat(voidInFlight(paymentId)).isFalse();
+		assertThat(providerCaptures(paymentId)).isZero();
+	}
+
+	private boolean voidInFlight(String paymentId) {
+		return this.jdbc.sql("SELECT void_in_flight FROM payments WHERE id = CAST(? AS uuid)")
+			.param(paymentId)
+			.query(Boolean.class)
+			.single();
+	}
+
+	/** The provider's one void of the payment's charge (fails if there are more). */
+	private String providerVoid(String paymentId) {
+		return this.jdbc.sql("""
+				SELECT v.provider_reference FROM simulated_provider_voids v
+				    JOIN payments p ON v.charge_reference = p.provider_reference
+				WHERE p.id = CAST(? AS uuid) AND v.outcome = 'SUCCEEDED'""")
+			.param(paymentId)
+			.query(String.class)
+			.single();
+	}
+
+	/** The provider's captures of the payment's charge. */
+	private long providerCaptures(String paymentId) {
+		return this.jdbc.sql("""
+				SELECT count(*) FROM simulated_provider_captures c
+				    JOIN payments p ON c.charge_reference = p.provider_reference WHERE p.id = CAST(? AS uuid)""")
 			.param(paymentId)
 			.query(Long.class)
 			.single();
